@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every target shares: Swift 6 mode is the tools-version default; these two upcoming features keep
+/// existentials explicit (`any PostStoreProtocol`) and imports out of the public interface unless said so.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "PostStore",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PostStore", targets: ["PostStore"])
+    ],
+    dependencies: [
+        // Test-only: property-based generators with shrinking for the differential tests.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // The versioned SQL files in the top-level Migrations/ folder, compiled into the binary as byte arrays so no
+        // resource bundle can go missing when the executable is copied elsewhere.
+        .target(
+            name: "PostStoreMigrations",
+            path: "Migrations",
+            resources: [
+                .embedInCode("0001_create_posts.sql"),
+                .embedInCode("0002_create_search_index.sql"),
+                .embedInCode("0003_create_sync_state.sql"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostStore",
+            dependencies: ["CSQLite", "PostStoreMigrations"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostStoreTests",
+            dependencies: [
+                "PostStore",
+                "PostStoreMigrations",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

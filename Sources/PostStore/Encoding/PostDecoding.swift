@@ -1,0 +1,106 @@
+public import Foundation
+
+/// Decodes posts from JSON with errors that name the bad record and field.
+///
+/// For example, decoding `[{"userId": 1, "id": 7, "title": 5, "body": ""}]` fails with the message
+/// `The post at index 0 (id 7): field "title" must be a string, found a number.`
+public enum PostDecoding {
+    /// Decodes a JSON array of posts, such as JSONPlaceholder's `/posts` answer.
+    ///
+    /// - Parameter data: UTF-8 JSON text.
+    /// - Returns: The posts, in the array's order.
+    /// - Throws: ``PostStoreError/Code/invalidData`` naming the first bad record (its index and, when it has one,
+    ///   its id) and the field.
+    public static func decodeArray(from data: Data) throws(PostStoreError) -> [Post] {
+        do {
+            return try JSONDecoder().decode([Post].self, from: data)
+        } catch let error as DecodingError {
+            throw PostStoreError(.invalidData, describe(error, in: data), cause: error)
+        } catch {
+            throw PostStoreError(.invalidData, "The posts could not be decoded.", cause: error)
+        }
+    }
+
+    /// Turns a `DecodingError` from decoding posts into one line that names the record and the field.
+    ///
+    /// The record is the innermost array element on the error's coding path, so this works for a bare array of
+    /// posts and for a document that nests one under a key.
+    ///
+    /// - Parameters:
+    ///   - error: What `JSONDecoder` threw.
+    ///   - data: The JSON it was decoding, to look up the bad record's id.
+    /// - Returns: A sentence for a person.
+    static func describe(_ error: DecodingError, in data: Data) -> String {
+        let (path, problem): ([any CodingKey], String)
+        switch error {
+        case .keyNotFound(let key, let context):
+            (path, problem) = (context.codingPath + [key], "is missing")
+        case .typeMismatch(let type, let context):
+            (path, problem) = (context.codingPath, "must be \(typeName(type)), found \(foundName(context))")
+        case .valueNotFound(let type, let context):
+            (path, problem) = (context.codingPath, "must be \(typeName(type)), found null")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                let reason = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey]
+                return "The data is not valid JSON\(reason.map { ": \($0)" } ?? "")."
+            }
+            (path, problem) = (context.codingPath, "is not valid: \(context.debugDescription)")
+        @unknown default:
+            return "The posts could not be decoded: \(error)."
+        }
+        guard let recordDepth = path.lastIndex(where: { $0.intValue != nil }) else {
+            let subject = path.isEmpty ? "The data" : "The field \"\(dotted(path))\""
+            return "\(subject) \(problem)."
+        }
+        let index = path[recordDepth].intValue!
+        let id = recordId(at: path[...recordDepth], in: data).map { " (id \($0))" } ?? ""
+        let field = path[(recordDepth + 1)...]
+        if field.isEmpty {
+            return "The post at index \(index)\(id) \(problem)."
+        }
+        return "The post at index \(index)\(id): field \"\(dotted(field))\" \(problem)."
+    }
+
+    private static func dotted(_ path: some Collection<any CodingKey>) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type: "an integer"
+        case is String.Type: "a string"
+        case is [Post].Type, is [Any].Type: "an array"
+        case is Post.Type: "an object"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+
+    /// What `JSONDecoder` says it found instead ("…but found a string instead."), as "a string", "an object", ….
+    private static func foundName(_ context: DecodingError.Context) -> String {
+        let text = context.debugDescription.lowercased()
+        guard let found = text.range(of: "found ") else { return "a value of another type" }
+        let rest = text[found.upperBound...]
+        for (word, name) in [
+            ("string", "a string"), ("number", "a number"), ("bool", "a boolean"), ("dictionary", "an object"),
+            ("object", "an object"), ("array", "an array"), ("null", "null"),
+        ] where rest.hasPrefix(word) || rest.hasPrefix("a \(word)") || rest.hasPrefix("an \(word)") {
+            return name
+        }
+        return "a value of another type"
+    }
+
+    /// The `id` of the record at `path`, if the JSON parses and the record has an integer id.
+    private static func recordId(at path: ArraySlice<any CodingKey>, in data: Data) -> Int? {
+        var node = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        for key in path {
+            if let index = key.intValue {
+                guard let array = node as? [Any], array.indices.contains(index) else { return nil }
+                node = array[index]
+            } else {
+                node = (node as? [String: Any])?[key.stringValue]
+            }
+        }
+        return (node as? [String: Any])?["id"] as? Int
+    }
+}

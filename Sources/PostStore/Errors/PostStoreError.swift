@@ -1,0 +1,82 @@
+/// The one error every PostStore API throws.
+///
+/// Match on ``code`` to decide what to do; ``message`` is written for the person reading it and may change between
+/// releases. ``path`` names the file involved, when there is one, and ``cause`` keeps the underlying error (an
+/// SQLite result code, a `DecodingError`, an `errno`).
+///
+/// For example:
+///
+/// ```swift
+/// do {
+///     store = try await SQLitePostStore(path: "posts.sqlite", mode: .openExisting)
+/// } catch let error as PostStoreError where error.code == .storeNotFound {
+///     print("Run a sync first:", error.message)
+/// }
+/// ```
+public struct PostStoreError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is. New codes may be added; match the ones you act on.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable {
+            case storeNotFound, corruptStore, unsupportedVersion, migrationMismatch, ioFailure, storeBusy
+            case constraintViolation, invalidQuery, invalidData
+        }
+
+        private let value: Value
+
+        private init(_ value: Value) { self.value = value }
+
+        /// The store (a file) does not exist and the caller asked to open an existing one.
+        public static let storeNotFound = Code(.storeNotFound)
+        /// The store's file is damaged, or is not a PostStore store at all. It is never written over.
+        public static let corruptStore = Code(.corruptStore)
+        /// The store was written by a newer PostStore: a newer schema or file-format version.
+        public static let unsupportedVersion = Code(.unsupportedVersion)
+        /// A migration applied to the store differs from the one this build carries.
+        public static let migrationMismatch = Code(.migrationMismatch)
+        /// Reading or writing a file failed (permissions, full disk, a missing folder, …).
+        public static let ioFailure = Code(.ioFailure)
+        /// Another process kept the store locked for longer than the busy timeout.
+        public static let storeBusy = Code(.storeBusy)
+        /// A write would break a rule of the store, for example two posts with the same id in one batch.
+        public static let constraintViolation = Code(.constraintViolation)
+        /// A query's arguments are out of range, for example a negative limit.
+        public static let invalidQuery = Code(.invalidQuery)
+        /// Data handed to PostStore is malformed: not UTF-8, not JSON, or records of the wrong shape.
+        public static let invalidData = Code(.invalidData)
+
+        /// The code's name, for example `corruptStore`.
+        public var description: String { value.rawValue }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+
+    /// What failed and, where it helps, how to fix it; one line, for a person.
+    public let message: String
+
+    /// The file involved, if any.
+    public let path: String?
+
+    /// The underlying error, if any.
+    public let cause: (any Error & Sendable)?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: What kind of failure this is.
+    ///   - message: What failed, for a person.
+    ///   - path: The file involved, if any.
+    ///   - cause: The underlying error, if any.
+    public init(_ code: Code, _ message: String, path: String? = nil, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.cause = cause
+    }
+
+    /// The message, followed by the underlying cause when there is one.
+    public var description: String {
+        guard let cause else { return message }
+        return "\(message) (\(cause))"
+    }
+}

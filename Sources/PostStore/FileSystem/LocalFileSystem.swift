@@ -1,0 +1,151 @@
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The live file system: POSIX calls on the local disk.
+public struct LocalFileSystem: FileSystemProtocol {
+    /// Creates the live file system.
+    public init() {}
+
+    public func contentsOfFile(atPath path: String) throws -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw Self.failure("Cannot open", path)
+        }
+        defer { close(descriptor) }
+        var result = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure("Cannot read", path)
+            }
+            if count == 0 { return result }
+            result.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    public func identityOfFile(atPath path: String) throws -> FileIdentity? {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            if errno == ENOENT { return nil }
+            throw Self.failure("Cannot inspect", path)
+        }
+        #if canImport(Darwin)
+        let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+        return FileIdentity(
+            device: UInt64(info.st_dev),
+            inode: UInt64(info.st_ino),
+            size: Int64(info.st_size),
+            modificationNanoseconds: modified
+        )
+    }
+
+    public func writeNewFile(atPath path: String, contents: Data) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0 { throw Self.failure("Cannot create", path) }
+        defer { close(descriptor) }
+        try contents.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.failure("Cannot write", path)
+                }
+                offset += written
+            }
+        }
+    }
+
+    public func synchronizeFile(atPath path: String) throws {
+        try synchronize(path, flags: O_RDONLY, what: "file")
+    }
+
+    public func moveItem(atPath source: String, toPath destination: String) throws {
+        if rename(source, destination) != 0 {
+            throw Self.failure("Cannot rename \(source) to", destination)
+        }
+    }
+
+    public func synchronizeDirectory(atPath path: String) throws {
+        try synchronize(path, flags: O_RDONLY | O_DIRECTORY, what: "folder")
+    }
+
+    public func removeFile(atPath path: String) throws {
+        if unlink(path) != 0, errno != ENOENT {
+            throw Self.failure("Cannot delete", path)
+        }
+    }
+
+    public func contentsOfDirectory(atPath path: String) throws -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw PostStoreError(.ioFailure, "Cannot list the folder \(path).", path: path, cause: error)
+        }
+    }
+
+    public func withExclusiveLock<Result>(
+        onFile lockPath: String,
+        timeout: Duration,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if descriptor < 0 { throw Self.failure("Cannot open the lock file", lockPath) }
+        defer { close(descriptor) }  // Closing the descriptor releases the lock.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw Self.failure("Cannot lock", lockPath)
+            }
+            guard clock.now < deadline else {
+                throw PostStoreError(
+                    .storeBusy,
+                    "Another process has held the lock \(lockPath) for longer than \(timeout); try again later.",
+                    path: lockPath
+                )
+            }
+            usleep(2_000)
+        }
+        return try body()
+    }
+
+    private func synchronize(_ path: String, flags: Int32, what: String) throws {
+        let descriptor = open(path, flags | O_CLOEXEC)
+        if descriptor < 0 { throw Self.failure("Cannot open the \(what)", path) }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0 { throw Self.failure("Cannot flush the \(what)", path) }
+    }
+
+    /// An ``PostStoreError/Code/ioFailure`` for the current `errno`.
+    private static func failure(_ action: String, _ path: String) -> PostStoreError {
+        let code = errno
+        let reason = String(cString: strerror(code))
+        return PostStoreError(.ioFailure, "\(action) \(path): \(reason).", path: path, cause: SystemError(code: code))
+    }
+}
+
+/// An operating-system error number, kept as the ``PostStoreError/cause`` of an I/O failure.
+public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The `errno` value, for example `ENOSPC`.
+    public let code: Int32
+
+    /// Wraps an `errno` value.
+    public init(code: Int32) { self.code = code }
+
+    /// The system's text for the error, for example "No space left on device".
+    public var description: String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,56 @@
+extension PostQuery {
+    /// Checks that the window is valid.
+    ///
+    /// - Throws: ``PostStoreError/Code/invalidQuery`` when `limit` or `offset` is negative.
+    func validate() throws(PostStoreError) {
+        if let limit, limit < 0 {
+            throw PostStoreError(.invalidQuery, "The query's limit must not be negative (got \(limit)).")
+        }
+        if offset < 0 {
+            throw PostStoreError(.invalidQuery, "The query's offset must not be negative (got \(offset)).")
+        }
+    }
+
+    /// Whether a post passes the filters and the search.
+    func admits(_ post: Post, search: TextSearch) -> Bool {
+        if let ids, !ids.contains(post.id) { return false }
+        if let userIds, !userIds.contains(post.userId) { return false }
+        return search.matches(post)
+    }
+
+    /// Answers the query over posts held in memory: the reference implementation of ``PostQuery``'s semantics.
+    ///
+    /// - Parameter posts: Every post of a store, keyed by id.
+    /// - Returns: The matching posts, sorted and windowed.
+    func evaluate(over posts: [Int: Post]) throws(PostStoreError) -> [Post] {
+        try validate()
+        let search = TextSearch(self.search)
+        var matches: [Post]
+        if let ids {
+            matches = ids.compactMap { posts[$0] }.filter { admits($0, search: search) }
+        } else {
+            matches = posts.values.filter { admits($0, search: search) }
+        }
+        matches.sort(by: sort.areInIncreasingOrder)
+        guard offset < matches.count else { return [] }
+        let end = limit.map { min(matches.count, offset + min($0, matches.count)) } ?? matches.count
+        return Array(matches[offset..<end])
+    }
+}
+
+extension PostQuery.Sort {
+    /// The order as a strict "less than" over posts, ties broken by id.
+    func areInIncreasingOrder(_ lhs: Post, _ rhs: Post) -> Bool {
+        switch self {
+        case .idAscending:
+            return lhs.id < rhs.id
+        case .idDescending:
+            return lhs.id > rhs.id
+        case .title:
+            if lhs.title.utf8.elementsEqual(rhs.title.utf8) { return lhs.id < rhs.id }
+            return lhs.title.utf8.lexicographicallyPrecedes(rhs.title.utf8)
+        case .user:
+            return (lhs.userId, lhs.id) < (rhs.userId, rhs.id)
+        }
+    }
+}

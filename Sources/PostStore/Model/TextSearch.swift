@@ -1,0 +1,74 @@
+/// PostStore's text search, defined once and used by every engine.
+///
+/// The search text is split on whitespace into terms. A post matches when every term, each on its own, occurs as a
+/// substring of the post's title or of its body. Both sides are lowercased with Swift's `lowercased()` first, and
+/// substrings are compared by Unicode code points with no normalization (`"e"` is found in `"é"` only when the `é`
+/// is written decomposed). A search with no terms matches every post.
+///
+/// For example, `TextSearch("Qui EST")` matches a post titled "qui est esse", and one titled "quis" whose body
+/// contains "estne".
+public struct TextSearch: Sendable, Hashable {
+    /// The lowercased terms, in the order they were written.
+    public let terms: [String]
+
+    /// Splits and lowercases a search text.
+    ///
+    /// - Parameter text: The text a user typed; runs of whitespace separate terms.
+    public init(_ text: String) {
+        terms = text.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
+    }
+
+    /// Whether the search has no terms and so matches everything.
+    public var isEmpty: Bool { terms.isEmpty }
+
+    /// Whether the post matches every term.
+    ///
+    /// - Parameter post: The post to test.
+    /// - Returns: `true` when each term occurs in the lowercased title or the lowercased body.
+    public func matches(_ post: Post) -> Bool {
+        matches(title: post.title, body: post.body)
+    }
+
+    /// Whether a title and a body match every term; ``matches(_:)`` for text that is not yet a ``Post``.
+    ///
+    /// - Parameters:
+    ///   - title: The post's title, as stored.
+    ///   - body: The post's body, as stored.
+    /// - Returns: `true` when each term occurs in the lowercased title or the lowercased body.
+    public func matches(title: String, body: String) -> Bool {
+        if terms.isEmpty { return true }
+        let lowercasedTitle = title.lowercased()
+        let lowercasedBody = body.lowercased()
+        return terms.allSatisfy { term in
+            lowercasedTitle.containsCodePoints(of: term) || lowercasedBody.containsCodePoints(of: term)
+        }
+    }
+}
+
+extension String {
+    /// Whether `needle` occurs in this string as a run of code points.
+    ///
+    /// UTF-8 is self-synchronizing, so a byte-substring of two valid UTF-8 strings is a code point substring.
+    func containsCodePoints(of needle: String) -> Bool {
+        var haystack = self
+        var needle = needle
+        return haystack.withUTF8 { haystackBytes in
+            needle.withUTF8 { needleBytes in
+                guard let first = needleBytes.first else { return true }
+                guard needleBytes.count <= haystackBytes.count else { return false }
+                let lastStart = haystackBytes.count - needleBytes.count
+                var start = 0
+                while start <= lastStart {
+                    guard let hit = haystackBytes[start...lastStart].firstIndex(of: first) else { return false }
+                    if needleBytes.count == 1
+                        || haystackBytes[(hit + 1)..<(hit + needleBytes.count)].elementsEqual(needleBytes.dropFirst())
+                    {
+                        return true
+                    }
+                    start = hit + 1
+                }
+                return false
+            }
+        }
+    }
+}

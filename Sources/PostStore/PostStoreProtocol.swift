@@ -1,0 +1,129 @@
+/// A place where posts live: the one storage abstraction of PostStore.
+///
+/// Three engines implement it — ``InMemoryPostStore``, ``JSONFilePostStore`` and ``SQLitePostStore`` — and code
+/// written against `any PostStoreProtocol` runs unchanged on each. Pick one with the README's "Choosing an engine".
+///
+/// For example:
+///
+/// ```swift
+/// let store: any PostStoreProtocol = InMemoryPostStore()
+/// let summary = try await store.upsert([Post(userId: 1, id: 1, title: "Hello", body: "World")])
+/// // summary.inserted == 1
+/// let hits = try await store.query(PostQuery(search: "hello"))
+/// ```
+///
+/// ## Implementation requirements
+///
+/// Every engine keeps this contract, and the conformance suite in `Tests/PostStoreTests/Conformance` checks it for
+/// each engine; a new engine joins by adding itself to that suite's list.
+///
+/// - **Atomic writes.** ``apply(_:)`` and everything built on it write all of the change set or nothing: a failed
+///   write leaves the store exactly as it was. Once it returns, the write is durable.
+/// - **Validation first.** A change set naming an id twice is refused with
+///   ``PostStoreError/Code/constraintViolation`` before anything is written (see ``PostChangeSet/validate()``).
+/// - **Counting.** An upserted post is `inserted` when its id is new, `updated` when the stored post differs in any
+///   field (compared byte for byte, see ``Post/==(_:_:)``) and `unchanged` otherwise; an unchanged post is not
+///   written. A deleted id counts as `deleted` only when the store held it.
+/// - **Reads.** ``post(id:)`` returns `nil` for a missing id; ``query(_:)`` follows ``PostQuery``'s semantics
+///   exactly, including its order, so every engine returns the same array for the same query and data; text is
+///   returned exactly as stored (any Unicode, NUL characters included).
+/// - **Sync state.** One ``SyncState`` per source, saved atomically with the posts of the same change set and
+///   returned exactly as saved.
+/// - **Errors.** Only ``PostStoreError``: ``PostStoreError/Code/invalidQuery`` for a negative limit or offset,
+///   ``PostStoreError/Code/ioFailure`` and ``PostStoreError/Code/storeBusy`` for file and locking failures,
+///   ``PostStoreError/Code/corruptStore`` and ``PostStoreError/Code/unsupportedVersion`` for a file this build
+///   cannot read (such a file is never written over).
+/// - **Concurrency.** Stores are `Sendable`; concurrent calls on one instance are serialized, and every call sees
+///   a consistent state.
+public protocol PostStoreProtocol: Sendable {
+    /// Applies a change set in one atomic step.
+    ///
+    /// - Parameter changes: Posts to upsert, ids to delete and sync state to save.
+    /// - Returns: How many posts were inserted, updated, left unchanged and deleted.
+    /// - Throws: ``PostStoreError``; nothing is written when it throws.
+    func apply(_ changes: PostChangeSet) async throws -> WriteSummary
+
+    /// Inserts new posts and replaces changed ones, in one atomic step.
+    ///
+    /// - Parameter posts: The posts; no id may appear twice.
+    /// - Returns: How many posts were inserted, updated and left unchanged.
+    /// - Throws: ``PostStoreError``, `constraintViolation` for a repeated id; nothing is written when it throws.
+    func upsert(_ posts: [Post]) async throws -> WriteSummary
+
+    /// Deletes the posts with these ids, in one atomic step; ids the store does not hold are skipped.
+    ///
+    /// - Parameter ids: The ids to delete.
+    /// - Returns: How many posts were deleted.
+    /// - Throws: ``PostStoreError``.
+    func delete(ids: Set<Int>) async throws -> Int
+
+    /// Returns the post with this id.
+    ///
+    /// - Parameter id: The id.
+    /// - Returns: The post, or `nil` when the store holds no post with this id.
+    /// - Throws: ``PostStoreError``.
+    func post(id: Int) async throws -> Post?
+
+    /// Returns the posts a query selects, in its order.
+    ///
+    /// - Parameter query: Filters, search, order and window; see ``PostQuery``.
+    /// - Returns: The matching posts.
+    /// - Throws: ``PostStoreError``, `invalidQuery` for a negative limit or offset.
+    func query(_ query: PostQuery) async throws -> [Post]
+
+    /// Returns how many posts the store holds.
+    ///
+    /// - Throws: ``PostStoreError``.
+    func count() async throws -> Int
+
+    /// Deletes every post and every sync state, in one atomic step: the store is then like a new one.
+    ///
+    /// Sync states go too, so that a later sync does not skip a download because of a remembered `ETag`.
+    ///
+    /// - Throws: ``PostStoreError``.
+    func removeAll() async throws
+
+    /// Returns the sync state saved for a source.
+    ///
+    /// - Parameter source: The source, exactly as it was saved.
+    /// - Returns: The state, or `nil` when the store has none for this source.
+    /// - Throws: ``PostStoreError``.
+    func syncState(for source: String) async throws -> SyncState?
+
+    /// Returns every saved sync state, the most recent first (ties by source).
+    ///
+    /// - Throws: ``PostStoreError``.
+    func syncStates() async throws -> [SyncState]
+}
+
+extension PostStoreProtocol {
+    /// Inserts new posts and replaces changed ones by applying a change set of upserts.
+    public func upsert(_ posts: [Post]) async throws -> WriteSummary {
+        try await apply(PostChangeSet(upserts: posts))
+    }
+
+    /// Deletes posts by applying a change set of deletions.
+    public func delete(ids: Set<Int>) async throws -> Int {
+        try await apply(PostChangeSet(deletions: ids)).deleted
+    }
+
+    /// Saves a sync state, replacing any earlier state of the same source.
+    ///
+    /// - Parameter state: The state to save.
+    /// - Throws: ``PostStoreError``.
+    public func saveSyncState(_ state: SyncState) async throws {
+        _ = try await apply(PostChangeSet(syncState: state))
+    }
+}
+
+extension Array where Element == SyncState {
+    /// Sorts sync states as ``PostStoreProtocol/syncStates()`` returns them: most recent first, ties by source.
+    func sortedMostRecentFirst() -> [SyncState] {
+        sorted { lhs, rhs in
+            if lhs.syncedAtMilliseconds != rhs.syncedAtMilliseconds {
+                return lhs.syncedAtMilliseconds > rhs.syncedAtMilliseconds
+            }
+            return lhs.source.utf8.lexicographicallyPrecedes(rhs.source.utf8)
+        }
+    }
+}

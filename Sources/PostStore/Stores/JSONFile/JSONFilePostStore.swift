@@ -1,0 +1,184 @@
+import Foundation
+
+/// A store in one human-readable JSON file (see ``JSONStoreDocument`` for the format).
+///
+/// The engine for small data sets you want to read, diff or commit. Every write takes an advisory lock on a
+/// sidecar file (`PATH.lock`), re-reads the file so that no other process's update is lost, and replaces the file
+/// atomically: the new document goes to a temporary file in the same folder (`.NAME.tmp-…`), is flushed to disk and
+/// renamed over the old one, so a crash or a full disk leaves either the old or the new document, never half of
+/// one. Temporary files left by a crashed writer are deleted by the next write. A file that is not a valid store,
+/// or has a newer format version, is refused and never written over.
+///
+/// Reads parse the file again only when it has changed since the last read. Each write rewrites the whole file,
+/// so this engine suits thousands of posts, not millions: use ``SQLitePostStore`` for those.
+///
+/// For example:
+///
+/// ```swift
+/// let store = try JSONFilePostStore(path: "posts.json")
+/// try await store.upsert(posts)
+/// ```
+public actor JSONFilePostStore: PostStoreProtocol {
+    /// The store's file.
+    public nonisolated let path: String
+
+    private let mode: StoreOpenMode
+    private let fileSystem: any FileSystemProtocol
+    private let lockTimeout: Duration
+    private var cache: (identity: FileIdentity, contents: StoreContents)?
+
+    /// Opens the store at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: The JSON file.
+    ///   - mode: With ``StoreOpenMode/createIfMissing`` a missing file is created as an empty store; with
+    ///     ``StoreOpenMode/openExisting`` it is an error.
+    ///   - fileSystem: Where the file lives; tests inject one that fails chosen steps.
+    ///   - lockTimeout: How long a write waits for another process's write to finish.
+    /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore`, `unsupportedVersion`, `ioFailure`,
+    ///   `storeBusy`.
+    public init(
+        path: String,
+        mode: StoreOpenMode = .createIfMissing,
+        fileSystem: any FileSystemProtocol = LocalFileSystem(),
+        lockTimeout: Duration = .seconds(30)
+    ) throws {
+        self.path = path
+        self.mode = mode
+        self.fileSystem = fileSystem
+        self.lockTimeout = lockTimeout
+        if try fileSystem.identityOfFile(atPath: path) == nil {
+            guard mode == .createIfMissing else {
+                throw PostStoreError(.storeNotFound, "There is no JSON store at \(path).", path: path)
+            }
+            try Self.locked(fileSystem, path, lockTimeout) {
+                if try fileSystem.identityOfFile(atPath: path) == nil {
+                    try Self.replaceFile(path, with: StoreContents(), in: fileSystem)
+                }
+            }
+        }
+        cache = try Self.read(path, mode, fileSystem, cached: nil)
+    }
+
+    public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
+        try changes.validate()
+        return try write { contents in try contents.apply(changes) }
+    }
+
+    public func post(id: Int) throws -> Post? {
+        try current().posts[id]
+    }
+
+    public func query(_ query: PostQuery) throws -> [Post] {
+        try current().query(query)
+    }
+
+    public func count() throws -> Int {
+        try current().posts.count
+    }
+
+    public func removeAll() throws {
+        try write { contents in contents = StoreContents() }
+    }
+
+    public func syncState(for source: String) throws -> SyncState? {
+        try current().syncStates[source]
+    }
+
+    public func syncStates() throws -> [SyncState] {
+        try current().orderedSyncStates
+    }
+
+    // MARK: - Reading and writing the file
+
+    /// The file's contents, parsed again only when the file changed since the last read.
+    private func current() throws -> StoreContents {
+        cache = try Self.read(path, mode, fileSystem, cached: cache)
+        return cache!.contents
+    }
+
+    /// Runs `change` on the newest contents under the write lock, and replaces the file when it changed anything.
+    ///
+    /// When `change` leaves the contents as they were, the file is not written, so an unchanged re-sync touches
+    /// nothing.
+    private func write<Result>(_ change: (inout StoreContents) throws -> Result) throws -> Result {
+        try Self.locked(fileSystem, path, lockTimeout) {
+            let fresh = try Self.read(path, mode, fileSystem, cached: cache)
+            var contents = fresh.contents
+            let result = try change(&contents)
+            guard contents != fresh.contents else {
+                cache = fresh
+                return result
+            }
+            try Self.removeStaleTemporaryFiles(of: path, in: fileSystem)
+            try Self.replaceFile(path, with: contents, in: fileSystem)
+            cache = try fileSystem.identityOfFile(atPath: path).map { ($0, contents) }
+            return result
+        }
+    }
+
+    private static func read(
+        _ path: String,
+        _ mode: StoreOpenMode,
+        _ fileSystem: any FileSystemProtocol,
+        cached: (identity: FileIdentity, contents: StoreContents)?
+    ) throws -> (identity: FileIdentity, contents: StoreContents) {
+        guard let identity = try fileSystem.identityOfFile(atPath: path) else {
+            throw PostStoreError(
+                .storeNotFound,
+                "The JSON store \(path) was deleted while it was open.",
+                path: path
+            )
+        }
+        if let cached, cached.identity == identity { return cached }
+        guard let data = try fileSystem.contentsOfFile(atPath: path) else {
+            throw PostStoreError(.storeNotFound, "The JSON store \(path) was deleted while it was open.", path: path)
+        }
+        return (identity, try JSONStoreDocument.decode(data, path: path))
+    }
+
+    private static func locked<Result>(
+        _ fileSystem: any FileSystemProtocol,
+        _ path: String,
+        _ timeout: Duration,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        try fileSystem.withExclusiveLock(onFile: path + ".lock", timeout: timeout, body)
+    }
+
+    /// Writes a temporary file beside `path`, flushes it and renames it over `path`; on failure removes it.
+    private static func replaceFile(
+        _ path: String,
+        with contents: StoreContents,
+        in fileSystem: any FileSystemProtocol
+    ) throws {
+        let (folder, name) = split(path)
+        let temporary = folder + "/" + temporaryPrefix(of: name) + UUID().uuidString
+        do {
+            try fileSystem.writeNewFile(atPath: temporary, contents: JSONStoreDocument.encode(contents))
+            try fileSystem.synchronizeFile(atPath: temporary)
+            try fileSystem.moveItem(atPath: temporary, toPath: path)
+        } catch {
+            try? fileSystem.removeFile(atPath: temporary)
+            throw error
+        }
+        try fileSystem.synchronizeDirectory(atPath: folder)
+    }
+
+    /// Deletes temporary files a crashed writer left; only called under the write lock, when no writer is active.
+    private static func removeStaleTemporaryFiles(of path: String, in fileSystem: any FileSystemProtocol) throws {
+        let (folder, name) = split(path)
+        let prefix = temporaryPrefix(of: name)
+        for entry in try fileSystem.contentsOfDirectory(atPath: folder) where entry.hasPrefix(prefix) {
+            try fileSystem.removeFile(atPath: folder + "/" + entry)
+        }
+    }
+
+    private static func temporaryPrefix(of name: String) -> String { ".\(name).tmp-" }
+
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}

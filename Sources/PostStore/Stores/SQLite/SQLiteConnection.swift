@@ -1,0 +1,133 @@
+import CSQLite
+
+/// PostStore's own thin helper over one libsqlite3 connection: the only code that calls the SQLite C API.
+///
+/// It opens with explicit flags and extended result codes, turns every failing result code into a
+/// ``SQLiteError``, prepares statements once and caches them by SQL text, and runs transactions. It is not
+/// thread-safe; ``SQLitePostStore`` owns one and serializes every use of it.
+final class SQLiteConnection {
+    /// The database file.
+    let path: String
+
+    private let handle: OpaquePointer
+    private var cachedStatements: [String: SQLiteStatement] = [:]
+
+    /// Opens a connection.
+    ///
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - create: Whether a missing file is created.
+    ///   - busyTimeout: How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    init(path: String, create: Bool, busyTimeout: Duration) throws(SQLiteError) {
+        self.path = path
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+            | SQLITE_OPEN_EXRESCODE
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
+            sqlite3_close_v2(handle)
+            throw SQLiteError(extendedCode: result, message: message)
+        }
+        self.handle = handle
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    }
+
+    deinit {
+        cachedStatements.removeAll()  // Finalizes them before the connection closes.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows, such as a migration script.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        if result != SQLITE_OK {
+            throw SQLiteError(
+                extendedCode: sqlite3_extended_errcode(handle),
+                message: message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result))
+            )
+        }
+    }
+
+    /// Prepares a statement that is used once.
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v3(handle, sql, -1, 0, &statement, nil))
+        guard let statement else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "no statement in \"\(sql)\"")
+        }
+        return SQLiteStatement(handle: statement, connection: self)
+    }
+
+    /// Runs `body` with a prepared statement for `sql`, prepared once per connection and reset after each use.
+    func withStatement<Result>(
+        _ sql: String,
+        _ body: (SQLiteStatement) throws(SQLiteError) -> Result
+    ) throws(SQLiteError) -> Result {
+        let statement: SQLiteStatement
+        if let cached = cachedStatements[sql] {
+            statement = cached
+        } else {
+            var prepared: OpaquePointer?
+            try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil))
+            guard let prepared else {
+                throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "no statement in \"\(sql)\"")
+            }
+            statement = SQLiteStatement(handle: prepared, connection: self)
+            cachedStatements[sql] = statement
+        }
+        defer { statement.reset() }
+        return try body(statement)
+    }
+
+    /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so two writers queue on
+    /// the busy timeout instead of failing mid-way; commits when `body` returns and rolls back when it throws.
+    func writeTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 {
+                try? execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body` in a read transaction (`BEGIN DEFERRED`), so all its statements see one snapshot.
+    func readTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
+    /// Registers a deterministic SQL function of `arity` text arguments that returns an integer.
+    ///
+    /// - Parameters:
+    ///   - name: The SQL name.
+    ///   - arity: How many arguments it takes.
+    ///   - function: The C callback; it reads its arguments with `sqlite3_value_*`.
+    func createFunction(
+        _ name: String,
+        arity: Int32,
+        _ function: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+    ) throws(SQLiteError) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        try check(sqlite3_create_function_v2(handle, name, arity, flags, nil, function, nil, nil, nil))
+    }
+
+    /// Throws the connection's current error unless `result` is `SQLITE_OK`.
+    func check(_ result: Int32) throws(SQLiteError) {
+        if result != SQLITE_OK { throw error(result) }
+    }
+
+    /// The connection's current error, for a failing `result`.
+    func error(_ result: Int32) -> SQLiteError {
+        SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    }
+}

@@ -1,0 +1,114 @@
+/// Brings a database's schema up to date with the migrations this build carries, and refuses what it cannot.
+///
+/// Applied migrations are recorded in `poststore_migrations` with their checksum. Each pending migration runs in
+/// its own `BEGIN IMMEDIATE` transaction, which also re-reads what is applied, so two processes opening one new
+/// file at once apply each migration exactly once. `PRAGMA user_version` follows the newest applied version, for
+/// tools that look there.
+///
+/// Refused, never altered: a database with tables of its own but no `poststore_migrations` (another application's
+/// file), one with a migration this build does not know (a newer schema), and one whose applied migration's
+/// checksum differs from this build's file.
+struct SQLiteMigrator {
+    /// Where an applied migration stands against this build.
+    struct Status: Sendable, Hashable {
+        /// The versions recorded as applied, in order.
+        var applied: [Int]
+        /// The migrations this build would still apply, in order.
+        var pending: [SQLiteMigration]
+    }
+
+    /// The migrations to apply, in version order.
+    let migrations: [SQLiteMigration]
+
+    /// Creates a migrator.
+    ///
+    /// - Parameter migrations: The migrations, in version order; by default the ones embedded in this build.
+    init(migrations: [SQLiteMigration] = SQLiteMigration.all) {
+        self.migrations = migrations
+    }
+
+    /// Applies every pending migration.
+    func migrate(_ connection: SQLiteConnection) throws {
+        try connection.writeTransaction {
+            try createRecordTableIfAbsent(connection)
+        }
+        for migration in migrations {
+            try connection.writeTransaction {
+                guard try !status(connection).applied.contains(migration.version) else { return }
+                try connection.execute(migration.sql)
+                try connection.withStatement(
+                    """
+                    INSERT INTO poststore_migrations (version, name, checksum, applied_at)
+                    VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                    """
+                ) { statement throws(SQLiteError) in
+                    try statement.bind(migration.version, migration.name, migration.checksum)
+                    try statement.run()
+                }
+                try connection.execute("PRAGMA user_version = \(migration.version)")
+            }
+        }
+    }
+
+    /// Reads what is applied and checks it against this build's migrations.
+    ///
+    /// - Throws: ``PostStoreError/Code/unsupportedVersion`` for an unknown (newer) migration,
+    ///   ``PostStoreError/Code/migrationMismatch`` for a changed one.
+    func status(_ connection: SQLiteConnection) throws -> Status {
+        let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
+        let records = try connection.withStatement(
+            "SELECT version, name, checksum FROM poststore_migrations ORDER BY version"
+        ) { statement throws(SQLiteError) in
+            try statement.rows { ($0.int(at: 0), $0.text(at: 1), $0.text(at: 2)) }
+        }
+        for (version, name, checksum) in records {
+            guard let migration = known[version] else {
+                let newest = migrations.last?.version ?? 0
+                throw PostStoreError(
+                    .unsupportedVersion,
+                    "The SQLite store \(connection.path) has schema version \(version) (\(name)), newer than the "
+                        + "\(newest) this PostStore knows; upgrade PostStore to open it. It was left untouched.",
+                    path: connection.path
+                )
+            }
+            guard migration.checksum == checksum, migration.name == name else {
+                throw PostStoreError(
+                    .migrationMismatch,
+                    "Migration \(name) applied to \(connection.path) differs from this build's "
+                        + "\(migration.name) (checksum \(checksum), expected \(migration.checksum)). The store "
+                        + "was left untouched; use the PostStore build that created it.",
+                    path: connection.path
+                )
+            }
+        }
+        let applied = records.map(\.0)
+        return Status(applied: applied, pending: migrations.filter { !applied.contains($0.version) })
+    }
+
+    private func createRecordTableIfAbsent(_ connection: SQLiteConnection) throws {
+        let tables = try connection.withStatement(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        ) { statement throws(SQLiteError) in
+            try statement.rows { $0.text(at: 0) }
+        }
+        if tables.contains("poststore_migrations") { return }
+        guard tables.isEmpty else {
+            throw PostStoreError(
+                .corruptStore,
+                "\(connection.path) is an SQLite database of another application (tables: "
+                    + "\(tables.sorted().joined(separator: ", "))), not a PostStore store. It was left untouched.",
+                path: connection.path
+            )
+        }
+        try connection.execute(
+            """
+            CREATE TABLE poststore_migrations (
+                version    INTEGER PRIMARY KEY,
+                name       TEXT NOT NULL,
+                checksum   TEXT NOT NULL,
+                applied_at TEXT NOT NULL
+            )
+            """
+        )
+    }
+}

@@ -1,0 +1,255 @@
+import CSQLite
+import Foundation
+
+/// A store in one SQLite database file: the engine for real data, up to millions of posts.
+///
+/// The schema comes from the versioned files in `Migrations/`, applied on open (see the README's "Migrations").
+/// Posts live in `posts(id INTEGER PRIMARY KEY, user_id, title, body)` with an index on `user_id`; text search is
+/// served by `posts_search`, a contentless FTS5 trigram index over the lowercased title and body that this store
+/// keeps in the same transaction as the posts. The connection runs in WAL mode (readers never block the writer),
+/// with `synchronous = NORMAL`, foreign keys on and a busy timeout, so concurrent processes wait for each other
+/// instead of failing. Every value is bound as a parameter: no user text is ever spliced into SQL.
+///
+/// An actor owning one connection: calls are serialized and waiting callers suspend rather than block a thread.
+///
+/// For example:
+///
+/// ```swift
+/// let store = try SQLitePostStore(path: "posts.sqlite")
+/// let hits = try await store.query(PostQuery(search: "dolor", limit: 10))
+/// ```
+public actor SQLitePostStore: PostStoreProtocol {
+    /// The database file.
+    public nonisolated let path: String
+
+    private let connection: SQLiteConnection
+
+    /// Opens the store at `path` and applies any pending migration.
+    ///
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - mode: With ``StoreOpenMode/createIfMissing`` a missing file is created; with
+    ///     ``StoreOpenMode/openExisting`` it is an error.
+    ///   - busyTimeout: How long an operation waits for another process's write before failing with
+    ///     ``PostStoreError/Code/storeBusy``.
+    /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore` (also for another application's database),
+    ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`, `storeBusy`.
+    public init(
+        path: String,
+        mode: StoreOpenMode = .createIfMissing,
+        busyTimeout: Duration = .seconds(30)
+    ) throws {
+        try self.init(path: path, mode: mode, busyTimeout: busyTimeout, migrator: SQLiteMigrator())
+    }
+
+    /// Opens the store with a chosen set of migrations; tests use it to build old and new schemas.
+    init(path: String, mode: StoreOpenMode, busyTimeout: Duration, migrator: SQLiteMigrator) throws {
+        self.path = path
+        if mode == .openExisting, !FileManager.default.fileExists(atPath: path) {
+            throw PostStoreError(.storeNotFound, "There is no SQLite store at \(path).", path: path)
+        }
+        do {
+            connection = try SQLiteConnection(path: path, create: mode == .createIfMissing, busyTimeout: busyTimeout)
+            // Reading the schema first turns a file that is not a database into a clear error before any write.
+            try connection.execute("SELECT count(*) FROM sqlite_schema")
+            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            try migrator.migrate(connection)
+            try SQLiteSearchFunction.register(on: connection)
+        } catch let error as SQLiteError {
+            throw error.postStoreError(path: path)
+        }
+    }
+
+    public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
+        try changes.validate()
+        return try sqlite {
+            try connection.writeTransaction {
+                var summary = WriteSummary()
+                for post in changes.upserts {
+                    switch try storedPost(id: post.id) {
+                    case nil:
+                        try insert(post)
+                        summary.inserted += 1
+                    case let stored? where stored == post:
+                        summary.unchanged += 1
+                    case let stored?:
+                        try replace(stored, with: post)
+                        summary.updated += 1
+                    }
+                }
+                for id in changes.deletions.sorted() {
+                    guard let stored = try storedPost(id: id) else { continue }
+                    try delete(stored)
+                    summary.deleted += 1
+                }
+                if let state = changes.syncState {
+                    try save(state)
+                }
+                return summary
+            }
+        }
+    }
+
+    public func post(id: Int) throws -> Post? {
+        try sqlite { try storedPost(id: id) }
+    }
+
+    public func query(_ query: PostQuery) throws -> [Post] {
+        try query.validate()
+        let plan = SQLiteQueryPlan(query)
+        return try sqlite {
+            try connection.withStatement(plan.sql) { statement throws(SQLiteError) in
+                for (offset, value) in plan.arguments.enumerated() {
+                    try value.bind(to: statement, at: Int32(offset + 1))
+                }
+                return try statement.rows(Self.readPost)
+            }
+        }
+    }
+
+    public func count() throws -> Int {
+        try sqlite {
+            try connection.withStatement("SELECT count(*) FROM posts") { statement throws(SQLiteError) in
+                _ = try statement.step()
+                return statement.int(at: 0)
+            }
+        }
+    }
+
+    public func removeAll() throws {
+        try sqlite {
+            try connection.writeTransaction {
+                try connection.execute(
+                    """
+                    DELETE FROM posts;
+                    INSERT INTO posts_search (posts_search) VALUES ('delete-all');
+                    DELETE FROM sync_state;
+                    """
+                )
+            }
+        }
+    }
+
+    public func syncState(for source: String) throws -> SyncState? {
+        try sqlite {
+            try connection.withStatement(Self.selectSyncState + " WHERE source = ?") { statement throws(SQLiteError) in
+                try statement.bind(source)
+                return try statement.rows(Self.readSyncState).first
+            }
+        }
+    }
+
+    public func syncStates() throws -> [SyncState] {
+        try sqlite {
+            try connection.withStatement(Self.selectSyncState + " ORDER BY synced_at_ms DESC, source") {
+                statement throws(SQLiteError) in
+                try statement.rows(Self.readSyncState)
+            }
+        }
+    }
+
+    // MARK: - Statements
+
+    private func storedPost(id: Int) throws(SQLiteError) -> Post? {
+        try connection.withStatement("SELECT id, user_id, title, body FROM posts WHERE id = ?") {
+            statement throws(SQLiteError) in
+            try statement.bind(id)
+            return try statement.step() ? Self.readPost(statement) : nil
+        }
+    }
+
+    private func insert(_ post: Post) throws(SQLiteError) {
+        try connection.withStatement("INSERT INTO posts (id, user_id, title, body) VALUES (?, ?, ?, ?)") {
+            statement throws(SQLiteError) in
+            try statement.bind(post.id, post.userId, post.title, post.body)
+            try statement.run()
+        }
+        try indexSearchText(of: post)
+    }
+
+    private func replace(_ stored: Post, with post: Post) throws(SQLiteError) {
+        try connection.withStatement("UPDATE posts SET user_id = ?, title = ?, body = ? WHERE id = ?") {
+            statement throws(SQLiteError) in
+            try statement.bind(post.userId, post.title, post.body, post.id)
+            try statement.run()
+        }
+        if !stored.title.utf8.elementsEqual(post.title.utf8) || !stored.body.utf8.elementsEqual(post.body.utf8) {
+            try unindexSearchText(of: stored)
+            try indexSearchText(of: post)
+        }
+    }
+
+    private func delete(_ stored: Post) throws(SQLiteError) {
+        try connection.withStatement("DELETE FROM posts WHERE id = ?") { statement throws(SQLiteError) in
+            try statement.bind(stored.id)
+            try statement.run()
+        }
+        try unindexSearchText(of: stored)
+    }
+
+    private func indexSearchText(of post: Post) throws(SQLiteError) {
+        try connection.withStatement("INSERT INTO posts_search (rowid, title, body) VALUES (?, ?, ?)") {
+            statement throws(SQLiteError) in
+            try statement.bind(post.id, post.title.lowercased(), post.body.lowercased())
+            try statement.run()
+        }
+    }
+
+    /// Removes a post's rows from the contentless index, which needs the very text that was indexed.
+    private func unindexSearchText(of post: Post) throws(SQLiteError) {
+        try connection.withStatement(
+            "INSERT INTO posts_search (posts_search, rowid, title, body) VALUES ('delete', ?, ?, ?)"
+        ) { statement throws(SQLiteError) in
+            try statement.bind(post.id, post.title.lowercased(), post.body.lowercased())
+            try statement.run()
+        }
+    }
+
+    private func save(_ state: SyncState) throws(SQLiteError) {
+        try connection.withStatement(
+            """
+            INSERT OR REPLACE INTO sync_state
+                (source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ) { statement throws(SQLiteError) in
+            try statement.bind(
+                state.source, state.etag, state.syncedAtMilliseconds, state.fetched, state.inserted,
+                state.updated, state.unchanged, state.deleted
+            )
+            try statement.run()
+        }
+    }
+
+    private static let selectSyncState = """
+        SELECT source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted FROM sync_state
+        """
+
+    private static func readSyncState(_ row: SQLiteStatement) -> SyncState {
+        var state = SyncState(
+            source: row.text(at: 0),
+            etag: row.optionalText(at: 1),
+            syncedAt: Date(timeIntervalSince1970: 0),
+            fetched: row.int(at: 3),
+            inserted: row.int(at: 4),
+            updated: row.int(at: 5),
+            unchanged: row.int(at: 6),
+            deleted: row.int(at: 7)
+        )
+        state.syncedAtMilliseconds = Int64(row.int(at: 2))
+        return state
+    }
+
+    private static func readPost(_ row: SQLiteStatement) -> Post {
+        Post(userId: row.int(at: 1), id: row.int(at: 0), title: row.text(at: 2), body: row.text(at: 3))
+    }
+
+    /// Runs SQLite work, turning a ``SQLiteError`` into the ``PostStoreError`` callers see.
+    private func sqlite<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw error.postStoreError(path: path)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// A ``PostQuery`` translated to one SQL statement and its arguments.
+///
+/// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array; each search term of three or
+/// more characters becomes a quoted phrase in one FTS5 `MATCH` against the trigram index, which is exact for such
+/// terms because the index holds the lowercased text; shorter terms (and any with a NUL) are decided by
+/// ``SQLiteSearchFunction``. The order and window are SQL's `ORDER BY … LIMIT … OFFSET`. The SQL text depends only
+/// on the query's shape, never on its values, so statements are cached and no value is spliced into SQL.
+struct SQLiteQueryPlan {
+    /// The SQL text.
+    let sql: String
+
+    /// The values for its parameters, in order.
+    let arguments: [any SQLiteBindable]
+
+    init(_ query: PostQuery) {
+        var conditions: [String] = []
+        var arguments: [any SQLiteBindable] = []
+        if let ids = query.ids {
+            conditions.append("id IN (SELECT value FROM json_each(?))")
+            arguments.append(Self.jsonArray(ids))
+        }
+        if let userIds = query.userIds {
+            conditions.append("user_id IN (SELECT value FROM json_each(?))")
+            arguments.append(Self.jsonArray(userIds))
+        }
+        let terms = TextSearch(query.search).terms
+        let indexed = terms.filter { $0.unicodeScalars.count >= 3 && !$0.utf8.contains(0) }
+        if !indexed.isEmpty {
+            conditions.append("id IN (SELECT rowid FROM posts_search WHERE posts_search MATCH ?)")
+            arguments.append(indexed.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"" }.joined(separator: " "))
+        }
+        for term in terms where !indexed.contains(term) {
+            conditions.append("\(SQLiteSearchFunction.name)(title, body, ?)")
+            arguments.append(term)
+        }
+        let order =
+            switch query.sort {
+            case .idAscending: "id"
+            case .idDescending: "id DESC"
+            case .title: "title, id"
+            case .user: "user_id, id"
+            }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        sql = "SELECT id, user_id, title, body FROM posts\(filter) ORDER BY \(order) LIMIT ? OFFSET ?"
+        arguments.append(query.limit ?? -1)
+        arguments.append(query.offset)
+        self.arguments = arguments
+    }
+
+    private static func jsonArray(_ values: Set<Int>) -> String {
+        "[" + values.map(String.init).joined(separator: ",") + "]"
+    }
+}
+
+extension String {
+    /// The string with every occurrence of `target` replaced.
+    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

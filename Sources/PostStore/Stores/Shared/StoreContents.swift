@@ -1,0 +1,47 @@
+/// Everything a store holds, as plain values: the posts and the sync states.
+///
+/// The in-memory and JSON-file engines keep their data in this form and share its write and read logic, so they
+/// cannot drift apart; the SQLite engine implements the same contract in SQL and the differential tests hold it to
+/// this one.
+struct StoreContents: Sendable, Equatable {
+    /// The posts, keyed by id.
+    var posts: [Int: Post] = [:]
+
+    /// The sync states, keyed by source.
+    var syncStates: [String: SyncState] = [:]
+
+    /// Applies a change set, counting what it did; on a thrown error nothing has changed.
+    mutating func apply(_ changes: PostChangeSet) throws(PostStoreError) -> WriteSummary {
+        try changes.validate()
+        var summary = WriteSummary()
+        for post in changes.upserts {
+            switch posts[post.id] {
+            case nil:
+                summary.inserted += 1
+                posts[post.id] = post
+            case let existing? where existing == post:
+                summary.unchanged += 1
+            case _?:
+                summary.updated += 1
+                posts[post.id] = post
+            }
+        }
+        for id in changes.deletions where posts.removeValue(forKey: id) != nil {
+            summary.deleted += 1
+        }
+        if let state = changes.syncState {
+            syncStates[state.source] = state
+        }
+        return summary
+    }
+
+    /// Answers a query; see ``PostQuery``.
+    func query(_ query: PostQuery) throws(PostStoreError) -> [Post] {
+        try query.evaluate(over: posts)
+    }
+
+    /// Every sync state, the most recent first.
+    var orderedSyncStates: [SyncState] {
+        Array(syncStates.values).sortedMostRecentFirst()
+    }
+}
