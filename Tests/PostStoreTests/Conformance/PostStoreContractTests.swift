@@ -1,0 +1,342 @@
+import Foundation
+import Testing
+
+@testable import PostStore
+
+/// The contract of ``PostStoreProtocol``, run on every engine. A new engine joins by adding a case to `StoreKind`.
+@Suite("PostStoreProtocol contract")
+struct PostStoreContractTests {
+    // MARK: - An empty store
+
+    @Test(arguments: StoreKind.allCases)
+    func newStoreIsEmpty(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            #expect(try await store.count() == 0)
+            #expect(try await store.query(.all) == [])
+            #expect(try await store.post(id: 1) == nil)
+            #expect(try await store.syncStates() == [])
+            #expect(try await store.syncState(for: "anything") == nil)
+        }
+    }
+
+    // MARK: - Upsert
+
+    @Test(arguments: StoreKind.allCases)
+    func upsertCountsInsertedUpdatedAndUnchanged(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let posts = SamplePosts.make(count: 5)
+            #expect(try await store.upsert(posts) == WriteSummary(inserted: 5))
+            #expect(try await store.upsert(posts) == WriteSummary(unchanged: 5))
+
+            var changed = posts
+            changed[1].title += " (edited)"
+            changed[3].userId = 99
+            let new = SamplePosts.make(count: 2, firstId: 100)
+            #expect(try await store.upsert(changed + new) == WriteSummary(inserted: 2, updated: 2, unchanged: 3))
+            #expect(try await store.count() == 7)
+            #expect(try await store.post(id: 2) == changed[1])
+            #expect(try await store.post(id: 4)?.userId == 99)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func upsertOfAnEmptyBatchDoesNothing(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            #expect(try await store.upsert([]) == WriteSummary())
+            #expect(try await store.count() == 0)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func canonicallyEquivalentTextIsAnUpdate(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let composed = Post(userId: 1, id: 1, title: "caf\u{E9}", body: "")
+            let decomposed = Post(userId: 1, id: 1, title: "cafe\u{301}", body: "")
+            _ = try await store.upsert([composed])
+            #expect(try await store.upsert([decomposed]) == WriteSummary(updated: 1))
+            #expect(try await store.post(id: 1)?.title.unicodeScalars.count == 5)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aBatchWithARepeatedIdIsRefusedWhole(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 3))
+            let before = try await StoreSnapshot(of: store)
+            let batch = SamplePosts.make(count: 2, firstId: 10) + SamplePosts.make(count: 1, firstId: 10)
+            let error = await #expect(throws: PostStoreError.self) { try await store.upsert(batch) }
+            #expect(error?.code == .constraintViolation)
+            #expect(error?.message.contains("10") == true)
+            #expect(try await StoreSnapshot(of: store) == before)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aChangeSetThatUpsertsAndDeletesOneIdIsRefusedWhole(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 3))
+            let before = try await StoreSnapshot(of: store)
+            let changes = PostChangeSet(
+                upserts: SamplePosts.make(count: 1, firstId: 2),
+                deletions: [1, 2],
+                syncState: SyncState(source: "s", syncedAt: Date())
+            )
+            let error = await #expect(throws: PostStoreError.self) { try await store.apply(changes) }
+            #expect(error?.code == .constraintViolation)
+            #expect(try await StoreSnapshot(of: store) == before)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func applyWritesPostsDeletionsAndSyncStateTogether(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 4))
+            var edited = SamplePosts.make(count: 1, firstId: 2)[0]
+            edited.body = "new body"
+            let state = SyncState(source: "https://example.com/posts", etag: "\"v2\"", syncedAt: Date(), fetched: 3)
+            let summary = try await store.apply(
+                PostChangeSet(
+                    upserts: [edited, Post(userId: 9, id: 50, title: "t", body: "b")] + SamplePosts.make(count: 1),
+                    deletions: [3, 4, 404],
+                    syncState: state
+                )
+            )
+            #expect(summary == WriteSummary(inserted: 1, updated: 1, unchanged: 1, deleted: 2))
+            #expect(try await store.query(.all).map(\.id) == [1, 2, 50])
+            #expect(try await store.syncState(for: state.source) == state)
+        }
+    }
+
+    // MARK: - Reading
+
+    @Test(arguments: StoreKind.allCases)
+    func everyKindOfTextRoundTripsExactly(kind: StoreKind) async throws {
+        try await withStore(kind) { store, directory async throws in
+            _ = try await store.upsert(SamplePosts.tricky)
+            for post in SamplePosts.tricky {
+                let stored = try await store.post(id: post.id)
+                #expect(stored == post)
+                #expect(stored.map { Array($0.title.utf8) } == Array(post.title.utf8))
+                #expect(stored.map { Array($0.body.utf8) } == Array(post.body.utf8))
+            }
+            if let reopened = try kind.reopen(in: directory) {
+                #expect(try await reopened.query(.all) == SamplePosts.tricky.sorted { $0.id < $1.id })
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func missingIdsReadAsNil(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 3))
+            #expect(try await store.post(id: 4) == nil)
+            #expect(try await store.post(id: 0) == nil)
+            #expect(try await store.post(id: -1) == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deleteRemovesOnlyHeldIdsAndCountsThem(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 5))
+            _ = try await store.upsert([Post(userId: 1, id: 4, title: "Zanzibar", body: "xy")])
+            #expect(try await store.query(PostQuery(search: "zanzibar xy")).map(\.id) == [4])
+            #expect(try await store.delete(ids: [2, 4, 6, 8]) == 2)
+            #expect(try await store.delete(ids: []) == 0)
+            #expect(try await store.query(.all).map(\.id) == [1, 3, 5])
+            #expect(try await store.count() == 3)
+            #expect(try await store.query(PostQuery(search: "zanzibar")) == [], "the search index forgets it too")
+            #expect(try await store.query(PostQuery(search: "xy")) == [])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func removeAllEmptiesPostsAndSyncStates(kind: StoreKind) async throws {
+        try await withStore(kind) { store, directory async throws in
+            _ = try await store.apply(
+                PostChangeSet(upserts: SamplePosts.make(count: 20), syncState: SyncState(source: "a", syncedAt: Date()))
+            )
+            try await store.removeAll()
+            #expect(try await store.count() == 0)
+            #expect(try await store.syncStates() == [])
+            #expect(try await store.query(PostQuery(search: "lorem")) == [])
+            _ = try await store.upsert(SamplePosts.make(count: 2))
+            #expect(try await store.query(PostQuery(search: "lorem")).count <= 2)
+            if let reopened = try kind.reopen(in: directory) {
+                #expect(try await reopened.count() == 2)
+            }
+        }
+    }
+
+    // MARK: - Query
+
+    @Test(arguments: StoreKind.allCases)
+    func queryFiltersByIdsAndUsers(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 30))
+            #expect(try await store.query(PostQuery(ids: [3, 1, 99])).map(\.id) == [1, 3])
+            #expect(try await store.query(PostQuery(userIds: [2])).map(\.id) == Array(11...20))
+            #expect(try await store.query(PostQuery(ids: [5, 15, 25], userIds: [2, 3])).map(\.id) == [15, 25])
+            #expect(try await store.query(PostQuery(ids: [])) == [])
+            #expect(try await store.query(PostQuery(userIds: [])) == [])
+            #expect(try await store.query(PostQuery(userIds: [42])) == [])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func querySortsEveryWayWithTiesById(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let posts = [
+                Post(userId: 2, id: 1, title: "b", body: ""),
+                Post(userId: 1, id: 2, title: "a", body: ""),
+                Post(userId: 2, id: 3, title: "B", body: ""),
+                Post(userId: 1, id: 4, title: "b", body: ""),
+                Post(userId: 3, id: 5, title: "é", body: ""),
+                Post(userId: 3, id: 6, title: "e\u{301}", body: ""),
+                Post(userId: 0, id: 7, title: "", body: ""),
+            ]
+            _ = try await store.upsert(posts)
+            func ids(_ sort: PostQuery.Sort) async throws -> [Int] {
+                try await store.query(PostQuery(sort: sort)).map(\.id)
+            }
+            #expect(try await ids(.idAscending) == [1, 2, 3, 4, 5, 6, 7])
+            #expect(try await ids(.idDescending) == [7, 6, 5, 4, 3, 2, 1])
+            // Code point order: "" < "B" < "a" < "b" < "e\u{301}" < "é" (U+0065 before U+00E9).
+            #expect(try await ids(.title) == [7, 3, 2, 1, 4, 6, 5])
+            #expect(try await ids(.user) == [7, 2, 4, 1, 3, 5, 6])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func queryWindowsAfterSorting(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 10))
+            #expect(try await store.query(PostQuery(sort: .idDescending, limit: 3)).map(\.id) == [10, 9, 8])
+            #expect(try await store.query(PostQuery(limit: 3, offset: 8)).map(\.id) == [9, 10])
+            #expect(try await store.query(PostQuery(offset: 10)) == [])
+            #expect(try await store.query(PostQuery(offset: Int.max)) == [])
+            #expect(try await store.query(PostQuery(limit: 0)) == [])
+            #expect(try await store.query(PostQuery(limit: Int.max, offset: 9)).map(\.id) == [10])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func negativeWindowsAreInvalid(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let limit = await #expect(throws: PostStoreError.self) { try await store.query(PostQuery(limit: -1)) }
+            #expect(limit?.code == .invalidQuery)
+            let offset = await #expect(throws: PostStoreError.self) { try await store.query(PostQuery(offset: -5)) }
+            #expect(offset?.code == .invalidQuery)
+            #expect(offset?.message.contains("-5") == true)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func searchFollowsTheDefinedSemantics(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.tricky)
+            func ids(_ search: String) async throws -> [Int] {
+                try await store.query(PostQuery(search: search)).map(\.id)
+            }
+            #expect(try await ids("").count == SamplePosts.tricky.count)
+            #expect(try await ids(" \n\t ").count == SamplePosts.tricky.count)
+            #expect(try await ids("EMOJI") == [1])
+            #expect(try await ids("😀") == [1])
+            #expect(try await ids("party smile") == [1], "terms may match in title and body separately")
+            #expect(try await ids("party nothere") == [], "every term must match")
+            #expect(try await ids("한국") == [2])
+            #expect(try await ids("세") == [2], "a one-character term")
+            #expect(try await ids("café") == [3], "precomposed matches precomposed only")
+            #expect(try await ids("cafe") == [4], "code points: 'cafe' is a prefix of the decomposed form")
+            #expect(try await ids("e\u{301}") == [4])
+            #expect(try await ids("100%") == [5])
+            #expect(try await ids("of_the") == [5])
+            #expect(try await ids("%") == [5])
+            #expect(try await ids("_") == [5])
+            #expect(try await ids("\"double\"") == [5])
+            #expect(try await ids("\\") == [5])
+            #expect(try await ids("'); drop table") == [6])
+            #expect(try await ids("nul\u{0}in") == [7])
+            #expect(try await ids("\u{0}") == [7])
+            #expect(try await ids("strasse") == [-9])
+            #expect(try await ids("STRAßE") == [-9])
+            #expect(try await ids("İstanbul") == [-9])
+            #expect(try await ids("istanbul") == [], "İ lowercases to i + U+0307")
+            #expect(try await ids("min") == [Int.min, Int.max])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func searchCombinesWithFiltersOrderAndWindow(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let posts = SamplePosts.make(count: 100)
+            _ = try await store.upsert(posts)
+            let query = PostQuery(userIds: [1, 2, 3, 4], search: "Dolor", sort: .title, limit: 5, offset: 2)
+            let expected = try query.evaluate(over: Dictionary(uniqueKeysWithValues: posts.map { ($0.id, $0) }))
+            #expect(expected.count == 5)
+            #expect(try await store.query(query) == expected)
+        }
+    }
+
+    // MARK: - Sync state
+
+    @Test(arguments: StoreKind.allCases)
+    func syncStatesRoundTripOnePerSourceMostRecentFirst(kind: StoreKind) async throws {
+        try await withStore(kind) { store, directory async throws in
+            let early = SyncState(source: "file:b.json", syncedAt: Date(timeIntervalSince1970: 1_000), fetched: 1)
+            let late = SyncState(
+                source: "https://example.com/posts?a=\"1\"",
+                etag: "W/\"abc\"",
+                syncedAt: Date(timeIntervalSince1970: 1_700_000_000.123456),
+                fetched: 100,
+                inserted: 10,
+                updated: 20,
+                unchanged: 70,
+                deleted: 3
+            )
+            try await store.saveSyncState(early)
+            try await store.saveSyncState(late)
+            #expect(try await store.syncStates() == [late, early])
+            #expect(try await store.syncState(for: late.source) == late)
+            #expect(try await store.syncState(for: late.source)?.syncedAtMilliseconds == 1_700_000_000_123)
+
+            var replaced = early
+            replaced.etag = "\"new\""
+            replaced.syncedAt = Date(timeIntervalSince1970: 2_000_000_000)
+            try await store.saveSyncState(replaced)
+            #expect(try await store.syncStates() == [replaced, late])
+            #expect(try await store.count() == 0, "saving sync state writes no post")
+            if let reopened = try kind.reopen(in: directory) {
+                #expect(try await reopened.syncStates() == [replaced, late])
+            }
+        }
+    }
+
+    // MARK: - Persistence and concurrency
+
+    @Test(arguments: StoreKind.allCases.filter(\.isPersistent))
+    func aSecondInstanceSeesEveryWrite(kind: StoreKind) async throws {
+        try await withStore(kind) { store, directory async throws in
+            let other = try #require(try kind.reopen(in: directory))
+            _ = try await store.upsert(SamplePosts.make(count: 3))
+            #expect(try await other.count() == 3)
+            _ = try await other.delete(ids: [1])
+            #expect(try await store.query(.all).map(\.id) == [2, 3])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func concurrentWritersOnOneInstanceLoseNothing(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            try await withThrowingTaskGroup(of: WriteSummary.self) { group in
+                for batch in 0..<8 {
+                    group.addTask { try await store.upsert(SamplePosts.make(count: 10, firstId: batch * 10 + 1)) }
+                }
+                var inserted = 0
+                for try await summary in group { inserted += summary.inserted }
+                #expect(inserted == 80)
+            }
+            #expect(try await store.count() == 80)
+        }
+    }
+}

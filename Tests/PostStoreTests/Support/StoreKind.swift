@@ -1,0 +1,59 @@
+import Testing
+
+@testable import PostStore
+
+/// Every engine, so one test runs against each: `@Test(arguments: StoreKind.allCases)`.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case inMemory
+    case jsonFile
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// Whether the engine keeps its data in a file that a second instance can open.
+    var isPersistent: Bool { self != .inMemory }
+
+    /// A new, empty store of this kind in `directory`, with its data file named `name`.
+    func makeStore(in directory: TemporaryDirectory, name: String = "store") throws -> any PostStoreProtocol {
+        switch self {
+        case .inMemory: InMemoryPostStore()
+        case .jsonFile: try JSONFilePostStore(path: directory.file(name + ".json"))
+        case .sqlite: try SQLitePostStore(path: directory.file(name + ".sqlite"))
+        }
+    }
+
+    /// Another instance on the same data (a second process would see the same), or `nil` for in-memory stores.
+    func reopen(in directory: TemporaryDirectory, name: String = "store") throws -> (any PostStoreProtocol)? {
+        switch self {
+        case .inMemory: nil
+        case .jsonFile: try JSONFilePostStore(path: directory.file(name + ".json"), mode: .openExisting)
+        case .sqlite: try SQLitePostStore(path: directory.file(name + ".sqlite"), mode: .openExisting)
+        }
+    }
+}
+
+/// Runs `body` with a new, empty store of `kind` that lives in a temporary folder for the whole call.
+func withStore(
+    _ kind: StoreKind,
+    _ body: (any PostStoreProtocol, TemporaryDirectory) async throws -> Void
+) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.keepAlive() }
+    try await body(try kind.makeStore(in: directory), directory)
+}
+
+extension TemporaryDirectory {
+    /// Marks the last use of the folder, so it is not deleted while a store in it is still in use.
+    func keepAlive() { _ = path }
+}
+
+/// Everything a store holds, for "the store is exactly as it was" checks.
+struct StoreSnapshot: Equatable {
+    let posts: [Post]
+    let syncStates: [SyncState]
+
+    init(of store: any PostStoreProtocol) async throws {
+        posts = try await store.query(.all)
+        syncStates = try await store.syncStates()
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Formats the package's Swift sources with the toolchain's `swift format` and the rules in .swift-format, then
+# lints them with --strict so that anything the formatter cannot fix fails.
+#
+# Usage:
+#   scripts/format.sh           format in place, then lint
+#   scripts/format.sh --check   lint only, change nothing; exits non-zero on any finding (what CI runs)
+set -euo pipefail
+
+usage() {
+    echo "usage: $0 [--check]" >&2
+    exit 64
+}
+
+check_only=false
+case "$#" in
+    0) ;;
+    1) [[ "$1" == "--check" ]] && check_only=true || usage ;;
+    *) usage ;;
+esac
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# Only the paths this checkout has: a package may not have Tests or Migrations yet.
+paths=()
+for candidate in Package.swift Sources Tests Migrations; do
+    if [[ -e "$candidate" ]]; then
+        paths+=("$candidate")
+    fi
+done
+if [[ ${#paths[@]} -eq 0 ]]; then
+    echo "format.sh: nothing to format (no Package.swift, Sources, Tests or Migrations here)" >&2
+    exit 1
+fi
+
+if ! "$check_only"; then
+    swift format format --in-place --recursive --parallel "${paths[@]}"
+fi
+
+swift format lint --strict --recursive --parallel "${paths[@]}"
