@@ -190,7 +190,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     private func indexSearchText(of post: Post) throws(SQLiteError) {
         try connection.withStatement("INSERT INTO posts_search (rowid, title, body) VALUES (?, ?, ?)") {
             statement throws(SQLiteError) in
-            try statement.bind(post.id, post.title.lowercased(), post.body.lowercased())
+            try statement.bind(post.id, SQLiteSearchIndex.text(post.title), SQLiteSearchIndex.text(post.body))
             try statement.run()
         }
     }
@@ -200,7 +200,7 @@ public actor SQLitePostStore: PostStoreProtocol {
         try connection.withStatement(
             "INSERT INTO posts_search (posts_search, rowid, title, body) VALUES ('delete', ?, ?, ?)"
         ) { statement throws(SQLiteError) in
-            try statement.bind(post.id, post.title.lowercased(), post.body.lowercased())
+            try statement.bind(post.id, SQLiteSearchIndex.text(post.title), SQLiteSearchIndex.text(post.body))
             try statement.run()
         }
     }

@@ -1,9 +1,8 @@
 /// A ``PostQuery`` translated to one SQL statement and its arguments.
 ///
 /// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array; each search term of three or
-/// more characters becomes a quoted phrase in one FTS5 `MATCH` against the trigram index, which is exact for such
-/// terms because the index holds the lowercased text; shorter terms (and any with a NUL) are decided by
-/// ``SQLiteSearchFunction``. The order and window are SQL's `ORDER BY … LIMIT … OFFSET`. The SQL text depends only
+/// more characters becomes a quoted phrase in one FTS5 `MATCH` against the trigram index (see ``SQLiteSearchIndex``);
+/// the other terms are decided by ``SQLiteSearchFunction``. The order and window are SQL's `ORDER BY … LIMIT … OFFSET`. The SQL text depends only
 /// on the query's shape, never on its values, so statements are cached and no value is spliced into SQL.
 struct SQLiteQueryPlan {
     /// The SQL text.
@@ -24,7 +23,7 @@ struct SQLiteQueryPlan {
             arguments.append(Self.jsonArray(userIds))
         }
         let terms = TextSearch(query.search).terms
-        let indexed = terms.filter { $0.unicodeScalars.count >= 3 && !$0.utf8.contains(0) }
+        let indexed = terms.filter(SQLiteSearchIndex.answersExactly)
         if !indexed.isEmpty {
             conditions.append("id IN (SELECT rowid FROM posts_search WHERE posts_search MATCH ?)")
             arguments.append(indexed.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"" }.joined(separator: " "))
