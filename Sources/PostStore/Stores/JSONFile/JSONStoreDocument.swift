@@ -43,12 +43,12 @@ public enum JSONStoreDocument {
         func corrupt(_ reason: String, cause: (any Error & Sendable)? = nil) -> PostStoreError {
             PostStoreError(
                 .corruptStore,
-                "The JSON store \(path) is damaged or not a PostStore file: \(reason) It was left untouched.",
+                "The JSON store \(path) is damaged or not a PostStore file. \(reason) It was left untouched.",
                 path: path,
                 cause: cause
             )
         }
-        if data.isEmpty { throw corrupt("the file is empty.") }
+        if data.isEmpty { throw corrupt("The file is empty.") }
         let decoder = JSONDecoder()
         let header: Header
         do {
@@ -56,10 +56,10 @@ public enum JSONStoreDocument {
         } catch let error as DecodingError {
             throw corrupt(PostDecoding.describe(error, in: data), cause: error)
         } catch {
-            throw corrupt("it is not a JSON object.", cause: error)
+            throw corrupt("It is not a JSON object.", cause: error)
         }
         guard header.format == formatName, let version = header.formatVersion else {
-            throw corrupt("it has no \"format\": \"\(formatName)\" and \"formatVersion\".")
+            throw corrupt("It has no \"format\": \"\(formatName)\" and \"formatVersion\".")
         }
         guard version <= currentVersion else {
             throw PostStoreError(
@@ -75,13 +75,13 @@ public enum JSONStoreDocument {
         } catch let error as DecodingError {
             throw corrupt(PostDecoding.describe(error, in: data), cause: error)
         } catch {
-            throw corrupt("its posts could not be read.", cause: error)
+            throw corrupt("Its posts could not be read.", cause: error)
         }
         var contents = StoreContents()
         contents.posts.reserveCapacity(body.posts.count)
         for (index, post) in body.posts.enumerated() {
             guard contents.posts.updateValue(post, forKey: post.id) == nil else {
-                throw corrupt("the post at index \(index) repeats id \(post.id).")
+                throw corrupt("The post at index \(index) repeats id \(post.id).")
             }
         }
         for state in body.syncStates ?? [] {

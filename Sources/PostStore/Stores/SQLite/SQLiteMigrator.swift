@@ -27,10 +27,34 @@ struct SQLiteMigrator {
         self.migrations = migrations
     }
 
-    /// Applies every pending migration.
+    /// Checks, reading only, that the database is empty or a PostStore store this build can open.
+    ///
+    /// Runs before anything writes to the file (even `PRAGMA journal_mode`, which rewrites its header), so a file
+    /// that is refused stays byte for byte as it was.
+    ///
+    /// - Throws: ``PostStoreError/Code/corruptStore`` for another application's database, and what ``status(_:)``
+    ///   throws.
+    func checkCanOpen(_ connection: SQLiteConnection) throws {
+        let tables = try userTables(connection)
+        if tables.contains("poststore_migrations") {
+            _ = try status(connection)
+        } else if !tables.isEmpty {
+            throw PostStoreError(
+                .corruptStore,
+                "\(connection.path) is an SQLite database of another application (tables: "
+                    + "\(tables.sorted().joined(separator: ", "))), not a PostStore store. It was left untouched.",
+                path: connection.path
+            )
+        }
+    }
+
+    /// Applies every pending migration; call ``checkCanOpen(_:)`` first.
     func migrate(_ connection: SQLiteConnection) throws {
         try connection.writeTransaction {
-            try createRecordTableIfAbsent(connection)
+            try checkCanOpen(connection)
+            if try !userTables(connection).contains("poststore_migrations") {
+                try createRecordTable(connection)
+            }
         }
         for migration in migrations {
             try connection.writeTransaction {
@@ -85,21 +109,15 @@ struct SQLiteMigrator {
         return Status(applied: applied, pending: migrations.filter { !applied.contains($0.version) })
     }
 
-    private func createRecordTableIfAbsent(_ connection: SQLiteConnection) throws {
-        let tables = try connection.withStatement(
+    private func userTables(_ connection: SQLiteConnection) throws(SQLiteError) -> [String] {
+        try connection.withStatement(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
         ) { statement throws(SQLiteError) in
             try statement.rows { $0.text(at: 0) }
         }
-        if tables.contains("poststore_migrations") { return }
-        guard tables.isEmpty else {
-            throw PostStoreError(
-                .corruptStore,
-                "\(connection.path) is an SQLite database of another application (tables: "
-                    + "\(tables.sorted().joined(separator: ", "))), not a PostStore store. It was left untouched.",
-                path: connection.path
-            )
-        }
+    }
+
+    private func createRecordTable(_ connection: SQLiteConnection) throws(SQLiteError) {
         try connection.execute(
             """
             CREATE TABLE poststore_migrations (

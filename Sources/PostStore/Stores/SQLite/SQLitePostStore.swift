@@ -50,8 +50,8 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
         do {
             connection = try SQLiteConnection(path: path, create: mode == .createIfMissing, busyTimeout: busyTimeout)
-            // Reading the schema first turns a file that is not a database into a clear error before any write.
-            try connection.execute("SELECT count(*) FROM sqlite_schema")
+            // Reading first turns a file that is not a database, or not ours, into a clear error before any write.
+            try migrator.checkCanOpen(connection)
             try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
             try migrator.migrate(connection)
             try SQLiteSearchFunction.register(on: connection)

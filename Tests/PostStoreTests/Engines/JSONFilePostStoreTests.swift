@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+@testable import PostStore
+
+@Suite("JSON-file store")
+struct JSONFilePostStoreTests {
+    @Test("an injected failure at any step of the atomic write leaves the previous file intact", arguments: FailingFileSystem.Step.allCases)
+    func failedWriteLeavesPreviousFile(step: FailingFileSystem.Step) async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let fileSystem = FailingFileSystem()
+        let store = try JSONFilePostStore(path: path, fileSystem: fileSystem)
+        _ = try await store.upsert(SamplePosts.make(count: 10))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        fileSystem.fail(step)
+        await #expect(throws: PostStoreError.self) {
+            try await store.upsert(SamplePosts.make(count: 5, firstId: 100))
+        }
+        fileSystem.fail(nil)
+
+        if step == .synchronizeDirectory {
+            // The rename happened; only its flush failed. The file holds the complete new document.
+            #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 15)
+        } else {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 10)
+        }
+        #expect(try directory.entries() == ["posts.json", "posts.json.lock"], "no temporary file is left behind")
+    }
+
+    @Test("temporary files left by a crashed writer are removed by the next write")
+    func staleTemporaryFilesAreRemoved() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try JSONFilePostStore(path: directory.file("posts.json"))
+        try Data("half a document".utf8).write(to: URL(fileURLWithPath: directory.file(".posts.json.tmp-crashed")))
+        try Data("unrelated".utf8).write(to: URL(fileURLWithPath: directory.file(".other.json.tmp-keep")))
+        _ = try await store.upsert(SamplePosts.make(count: 1))
+        #expect(try directory.entries() == [".other.json.tmp-keep", "posts.json", "posts.json.lock"])
+    }
+
+    @Test("the file is human-readable JSON with posts in id order and JSONPlaceholder's key order")
+    func documentFormat() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let store = try JSONFilePostStore(path: path)
+        _ = try await store.upsert([
+            Post(userId: 2, id: 10, title: "quote \" slash / nul \u{0} é", body: "line\nbreak"),
+            Post(userId: 1, id: 2, title: "t", body: "b"),
+        ])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("{\n  \"format\": \"poststore-json\",\n  \"formatVersion\": 1,\n"))
+        #expect(
+            text.contains(
+                """
+                    {
+                      "userId": 1,
+                      "id": 2,
+                      "title": "t",
+                      "body": "b"
+                    },
+                """
+            )
+        )
+        #expect(text.contains(#""title": "quote \" slash / nul \u0000 é""#))
+        #expect(text.contains(#""body": "line\nbreak""#))
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        #expect((object?["posts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2, 10])
+    }
+
+    @Test("a write that changes nothing does not rewrite the file")
+    func unchangedWriteSkipsTheFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let store = try JSONFilePostStore(path: path)
+        _ = try await store.upsert(SamplePosts.make(count: 3))
+        let identity = try LocalFileSystem().identityOfFile(atPath: path)
+        #expect(try await store.upsert(SamplePosts.make(count: 3)) == WriteSummary(unchanged: 3))
+        #expect(try await store.delete(ids: [99]) == 0)
+        #expect(try LocalFileSystem().identityOfFile(atPath: path) == identity)
+    }
+
+    @Test("opening an existing store never creates one")
+    func openExistingDoesNotCreate() async throws {
+        let directory = try TemporaryDirectory()
+        let error = #expect(throws: PostStoreError.self) {
+            try JSONFilePostStore(path: directory.file("missing.json"), mode: .openExisting)
+        }
+        #expect(error?.code == .storeNotFound)
+        #expect(error?.path == directory.file("missing.json"))
+        #expect(try directory.entries() == [])
+    }
+
+    @Test("a missing folder is an I/O failure naming the path")
+    func missingFolder() throws {
+        let directory = try TemporaryDirectory()
+        let error = #expect(throws: PostStoreError.self) {
+            try JSONFilePostStore(path: directory.file("no/such/folder/posts.json"))
+        }
+        #expect(error?.code == .ioFailure)
+        #expect(error?.message.contains("no/such/folder") == true)
+    }
+
+    static let corruptFiles: [(name: String, contents: String, code: PostStoreError.Code, mentions: String)] = [
+        ("empty file", "", .corruptStore, "empty"),
+        ("not JSON", "{ this is not json", .corruptStore, "not valid JSON"),
+        ("a bare array", "[]", .corruptStore, "must be an object, found an array"),
+        ("another JSON document", #"{"name": "package.json"}"#, .corruptStore, "format"),
+        ("newer format", #"{"format": "poststore-json", "formatVersion": 2, "posts": []}"#, .unsupportedVersion, "2"),
+        (
+            "a post with a wrong type",
+            #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 7, "title": 5, "body": ""}]}"#,
+            .corruptStore, #"The post at index 0 (id 7): field "title" must be a string"#
+        ),
+        (
+            "a post missing a field",
+            #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 1, "title": "", "body": ""}, {"userId": 1, "id": 2, "title": ""}]}"#,
+            .corruptStore, #"index 1 (id 2): field "body" is missing"#
+        ),
+        (
+            "a repeated id",
+            #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 3, "title": "", "body": ""}, {"userId": 1, "id": 3, "title": "", "body": ""}]}"#,
+            .corruptStore, "repeats id 3"
+        ),
+        ("invalid UTF-8", "{\"format\": \"poststore-json\u{FFFD}", .corruptStore, "JSON"),
+    ]
+
+    @Test("a damaged or foreign file is refused with a clear error and never written over", arguments: corruptFiles.indices)
+    func corruptFilesAreRefused(index: Int) async throws {
+        let (_, contents, code, mentions) = Self.corruptFiles[index]
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        var bytes = Data(contents.utf8)
+        if contents.contains("\u{FFFD}") { bytes = Data([0x7B, 0x22, 0xFF, 0xFE, 0x22]) }
+        try bytes.write(to: URL(fileURLWithPath: path))
+
+        for mode in [StoreOpenMode.createIfMissing, .openExisting] {
+            let error = #expect(throws: PostStoreError.self) { try JSONFilePostStore(path: path, mode: mode) }
+            #expect(error?.code == code)
+            #expect(error?.message.contains(mentions) == true, "\(error?.message ?? "no error")")
+            #expect(error?.message.contains(path) == true)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test("a file damaged after opening is refused by the next write, which leaves it as it is")
+    func fileDamagedWhileOpen() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let store = try JSONFilePostStore(path: path)
+        _ = try await store.upsert(SamplePosts.make(count: 2))
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 1)) }
+        #expect(error?.code == .corruptStore)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "garbage")
+    }
+
+    @Test("two stores on one file writing at once lose no update")
+    func concurrentWritersOnOneFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let first = try JSONFilePostStore(path: path)
+        let second = try JSONFilePostStore(path: path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (offset, store) in [first, second].enumerated() {
+                group.addTask {
+                    for batch in 0..<20 {
+                        _ = try await store.upsert(SamplePosts.make(count: 5, firstId: offset * 1000 + batch * 5 + 1))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await first.count() == 200)
+        #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 200)
+    }
+
+    @Test("a write waits for the lock only up to its timeout, then reports the store busy")
+    func lockTimeout() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let store = try JSONFilePostStore(path: path, lockTimeout: .milliseconds(100))
+        // Another writer (flock locks belong to an open file, so this excludes the store like another process).
+        let descriptor = open(path + ".lock", O_RDWR)
+        #expect(flock(descriptor, LOCK_EX) == 0)
+        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 1)) }
+        #expect(error?.code == .storeBusy)
+        close(descriptor)
+        #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(inserted: 1))
+    }
+}

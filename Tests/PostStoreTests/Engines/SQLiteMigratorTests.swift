@@ -1,0 +1,149 @@
+import Foundation
+import PostStoreMigrations
+import Testing
+
+@testable import PostStore
+
+@Suite("SQLite migrations")
+struct SQLiteMigratorTests {
+    /// The package's top-level folder, found from this file's path (tests run from the source tree).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test("every .sql file in Migrations/ is embedded, byte for byte, and numbered 1, 2, 3, … in order")
+    func embeddedMigrationsMatchTheFolder() throws {
+        let folder = Self.packageRoot.appendingPathComponent("Migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(files.count >= 3)
+        #expect(embeddedMigrations.map(\.fileName) == files, "list new files in Package.swift and EmbeddedMigrations")
+        for migration in embeddedMigrations {
+            let onDisk = try Data(contentsOf: folder.appendingPathComponent(migration.fileName))
+            #expect(Array(onDisk) == migration.bytes, "\(migration.fileName) is stale: rebuild")
+        }
+        #expect(SQLiteMigration.all.map(\.version) == Array(1...SQLiteMigration.all.count))
+    }
+
+    @Test("migration file names must be NNNN_description.sql")
+    func migrationNames() {
+        #expect(SQLiteMigration(fileName: "0001_create.sql", sql: "")?.version == 1)
+        #expect(SQLiteMigration(fileName: "0012_x.sql", sql: "")?.version == 12)
+        #expect(SQLiteMigration(fileName: "1_create.sql", sql: "") == nil)
+        #expect(SQLiteMigration(fileName: "0001-create.sql", sql: "") == nil)
+        #expect(SQLiteMigration(fileName: "0001_create.txt", sql: "") == nil)
+        #expect(SQLiteMigration(fileName: "0000_zero.sql", sql: "") == nil)
+    }
+
+    @Test("the checksum ignores line-ending style but nothing else")
+    func checksums() {
+        let unix = SQLiteMigration(fileName: "0001_a.sql", sql: "CREATE TABLE a (x);\nSELECT 1;\n")!
+        let windows = SQLiteMigration(fileName: "0001_a.sql", sql: "CREATE TABLE a (x);\r\nSELECT 1;\r\n")!
+        let edited = SQLiteMigration(fileName: "0001_a.sql", sql: "CREATE TABLE a (y);\nSELECT 1;\n")!
+        #expect(unix.checksum == windows.checksum)
+        #expect(unix.checksum != edited.checksum)
+        #expect(unix.checksum.count == 16)
+    }
+
+    @Test("a fresh file gets every migration, recorded with its checksum")
+    func freshFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        _ = try SQLitePostStore(path: path)
+        let rows = try sqlite3(path, "SELECT version, name, checksum FROM poststore_migrations ORDER BY version")
+        let expected = SQLiteMigration.all.map { "\($0.version)|\($0.name)|\($0.checksum)" }.joined(separator: "\n")
+        #expect(rows == expected)
+        #expect(try sqlite3(path, "PRAGMA user_version") == String(SQLiteMigration.all.count))
+        #expect(try sqlite3(path, "PRAGMA journal_mode") == "wal")
+    }
+
+    @Test("a file two migrations behind is brought up to date and keeps its posts")
+    func fileTwoMigrationsBehind() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let old = SQLiteMigrator(migrations: Array(SQLiteMigration.all.prefix(SQLiteMigration.all.count - 2)))
+        _ = try SQLitePostStore(path: path, mode: .createIfMissing, busyTimeout: .seconds(5), migrator: old)
+        _ = try sqlite3(path, "INSERT INTO posts (id, user_id, title, body) VALUES (1, 1, 'Old Title', 'old body')")
+
+        let store = try SQLitePostStore(path: path, mode: .openExisting)
+        #expect(try await store.post(id: 1) == Post(userId: 1, id: 1, title: "Old Title", body: "old body"))
+        #expect(try await store.count() == 1)
+        #expect(try sqlite3(path, "SELECT count(*) FROM poststore_migrations") == String(SQLiteMigration.all.count))
+    }
+
+    @Test("an up-to-date file opens without changes")
+    func upToDateFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        _ = try await SQLitePostStore(path: path).upsert(SamplePosts.make(count: 3))
+        let before = try sqlite3(path, "SELECT * FROM poststore_migrations")
+        #expect(try await SQLitePostStore(path: path, mode: .openExisting).count() == 3)
+        #expect(try sqlite3(path, "SELECT * FROM poststore_migrations") == before)
+    }
+
+    @Test("an applied migration whose file has changed is refused, and the file is not altered")
+    func modifiedMigration() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        _ = try SQLitePostStore(path: path)
+        _ = try sqlite3(path, "UPDATE poststore_migrations SET checksum = '0123456789abcdef' WHERE version = 2")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path, mode: .openExisting) }
+        #expect(error?.code == .migrationMismatch)
+        #expect(error?.message.contains("0002_create_search_index.sql") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("a database with a newer schema is refused, and the file is not altered")
+    func newerSchema() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        _ = try SQLitePostStore(path: path)
+        _ = try sqlite3(
+            path,
+            "INSERT INTO poststore_migrations VALUES (99, '0099_future.sql', 'ffffffffffffffff', '2030-01-01')"
+        )
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path) }
+        #expect(error?.code == .unsupportedVersion)
+        #expect(error?.message.contains("99") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("a migration that fails is rolled back whole, and the earlier ones stay")
+    func failingMigrationRollsBack() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let broken = SQLiteMigration.all + [
+            SQLiteMigration(fileName: "0004_broken.sql", sql: "CREATE TABLE extra (x); SELECT * FROM nowhere;")!
+        ]
+        #expect(throws: PostStoreError.self) {
+            try SQLitePostStore(path: path, mode: .createIfMissing, busyTimeout: .seconds(5), migrator: SQLiteMigrator(migrations: broken))
+        }
+        #expect(try sqlite3(path, "SELECT max(version) FROM poststore_migrations") == "3")
+        #expect(try sqlite3(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == "0")
+    }
+}
+
+/// Runs the `sqlite3` command-line shell on a database and returns what it prints, trimmed.
+func sqlite3(_ path: String, _ sql: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["sqlite3", "-batch", path, sql]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw SQLiteShellError(message: "sqlite3 exited \(process.terminationStatus): \(errorText)")
+    }
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+struct SQLiteShellError: Error {
+    let message: String
+}

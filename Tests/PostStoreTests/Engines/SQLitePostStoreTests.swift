@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+@testable import PostStore
+
+@Suite("SQLite store")
+struct SQLitePostStoreTests {
+    @Test("a file the store writes is an ordinary SQLite database the sqlite3 shell reads")
+    func readableBySQLiteShell() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let store = try SQLitePostStore(path: path)
+        _ = try await store.upsert(SamplePosts.make(count: 25) + [Post(userId: 7, id: 99, title: "한국어 😀", body: "x")])
+        #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok")
+        #expect(try sqlite3(path, "SELECT count(*) FROM posts") == "26")
+        #expect(try sqlite3(path, "SELECT title FROM posts WHERE id = 99") == "한국어 😀")
+        #expect(try sqlite3(path, "SELECT count(*) FROM posts WHERE user_id = 2") == "10")
+        #expect(try sqlite3(path, "INSERT INTO posts_search (posts_search) VALUES ('integrity-check')") == "")
+        #expect(try sqlite3(path, "SELECT rowid FROM posts_search WHERE posts_search MATCH '\"국어\"'") == "")
+        #expect(try sqlite3(path, "SELECT rowid FROM posts_search WHERE posts_search MATCH '\"한국어\"'") == "99")
+        let plan = try sqlite3(path, "EXPLAIN QUERY PLAN SELECT id FROM posts WHERE user_id IN (1, 2) ORDER BY user_id, id")
+        #expect(plan.contains("posts_user_id"))
+    }
+
+    @Test("two connections writing at once both commit everything")
+    func concurrentConnections() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let first = try SQLitePostStore(path: path)
+        let second = try SQLitePostStore(path: path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (offset, store) in [first, second].enumerated() {
+                group.addTask {
+                    for batch in 0..<25 {
+                        var posts = SamplePosts.make(count: 4, firstId: offset * 1000 + batch * 4 + 1)
+                        posts.append(Post(userId: 0, id: 0, title: "shared \(offset)-\(batch)", body: ""))
+                        _ = try await store.upsert(posts)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await first.count() == 201)
+        #expect(try await second.count() == 201)
+        #expect(try await first.query(PostQuery(search: "shared")).count == 1)
+        #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok")
+    }
+
+    @Test("a write waits for another connection's transaction instead of failing")
+    func waitsForALock() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let store = try SQLitePostStore(path: path)
+        let blocker = try SQLiteConnection(path: path, create: false, busyTimeout: .seconds(1))
+        try blocker.execute("BEGIN IMMEDIATE; INSERT INTO posts VALUES (500, 1, 'held', 'lock')")
+        let writer = Task { try await store.upsert(SamplePosts.make(count: 2)) }
+        try await Task.sleep(for: .milliseconds(200))
+        try blocker.execute("COMMIT")
+        #expect(try await writer.value == WriteSummary(inserted: 2))
+        #expect(try await store.count() == 3)
+    }
+
+    @Test("a lock held past the busy timeout is reported as a busy store, and nothing is written")
+    func busyTimeout() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let store = try SQLitePostStore(path: path, busyTimeout: .milliseconds(100))
+        let blocker = try SQLiteConnection(path: path, create: false, busyTimeout: .seconds(1))
+        try blocker.execute("BEGIN IMMEDIATE")
+        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
+        #expect(error?.code == .storeBusy)
+        try blocker.execute("ROLLBACK")
+        #expect(try await store.count() == 0)
+    }
+
+    @Test("opening an existing store never creates one")
+    func openExistingDoesNotCreate() throws {
+        let directory = try TemporaryDirectory()
+        let error = #expect(throws: PostStoreError.self) {
+            try SQLitePostStore(path: directory.file("missing.sqlite"), mode: .openExisting)
+        }
+        #expect(error?.code == .storeNotFound)
+        #expect(try directory.entries() == [])
+    }
+
+    static let foreignFiles: [(name: String, bytes: [UInt8])] = [
+        ("random bytes", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }),
+        ("text", Array("name,age\nalice,30\n".utf8)),
+        ("zero-filled", [UInt8](repeating: 0, count: 8192)),
+    ]
+
+    @Test("a file that is not a database is refused and left untouched", arguments: foreignFiles.indices)
+    func notADatabase(index: Int) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let bytes = Data(Self.foreignFiles[index].bytes)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        for mode in [StoreOpenMode.createIfMissing, .openExisting] {
+            let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path, mode: mode) }
+            #expect(error?.code == .corruptStore, "\(error.map { String(describing: $0) } ?? "")")
+            #expect(error?.message.contains(path) == true)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try directory.entries() == ["posts.sqlite"])
+    }
+
+    @Test("another application's SQLite database is refused and left untouched")
+    func foreignDatabase() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("app.db")
+        _ = try sqlite3(path, "CREATE TABLE posts (id INTEGER PRIMARY KEY, author TEXT); INSERT INTO posts VALUES (1, 'x')")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path) }
+        #expect(error?.code == .corruptStore)
+        #expect(error?.message.contains("another application") == true)
+        #expect(error?.message.contains("posts") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("an empty existing file is initialized as a new store")
+    func emptyFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let store = try SQLitePostStore(path: path, mode: .openExisting)
+        #expect(try await store.count() == 0)
+    }
+
+    @Test("search text reaches SQL only as bound values, so SQL and FTS syntax in it are plain text")
+    func injection() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLitePostStore(path: directory.file("posts.sqlite"))
+        _ = try await store.upsert(SamplePosts.tricky + SamplePosts.make(count: 5, firstId: 100))
+        for search in ["'; DROP TABLE posts; --", "\" OR 1=1 --", "NEAR(a b)", "title:x", "*", "a AND b", "\") OR (\""] {
+            _ = try await store.query(PostQuery(search: search))
+        }
+        #expect(try await store.count() == SamplePosts.tricky.count + 5)
+        #expect(try await store.query(PostQuery(search: "drop table posts;--")).map(\.id) == [6])
+    }
+}

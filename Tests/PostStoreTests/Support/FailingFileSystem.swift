@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PostStore
+
+/// A file system that passes everything to the real one except the one step it is told to fail.
+final class FailingFileSystem: FileSystemProtocol {
+    /// A step of the JSON store's atomic write.
+    enum Step: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case writeNewFile, writeNewFilePartially, synchronizeFile, moveItem, synchronizeDirectory
+
+        var testDescription: String { rawValue }
+    }
+
+    private let real = LocalFileSystem()
+    private let failing: Mutex<Step?>
+
+    init(failing step: Step? = nil) {
+        failing = Mutex(step)
+    }
+
+    /// Makes the next calls of `step` fail (or, with `nil`, none).
+    func fail(_ step: Step?) { failing.withLock { $0 = step } }
+
+    private func check(_ step: Step, _ path: String) throws {
+        if failing.withLock({ $0 }) == step {
+            throw PostStoreError(.ioFailure, "Injected failure at \(step) for \(path).", path: path)
+        }
+    }
+
+    func contentsOfFile(atPath path: String) throws -> Data? { try real.contentsOfFile(atPath: path) }
+
+    func identityOfFile(atPath path: String) throws -> FileIdentity? { try real.identityOfFile(atPath: path) }
+
+    func writeNewFile(atPath path: String, contents: Data) throws {
+        try check(.writeNewFile, path)
+        if failing.withLock({ $0 }) == .writeNewFilePartially {
+            // A full disk: half the bytes reach the file, then the write fails.
+            try real.writeNewFile(atPath: path, contents: contents.prefix(contents.count / 2))
+            throw PostStoreError(.ioFailure, "Injected: no space left on device for \(path).", path: path)
+        }
+        try real.writeNewFile(atPath: path, contents: contents)
+    }
+
+    func synchronizeFile(atPath path: String) throws {
+        try check(.synchronizeFile, path)
+        try real.synchronizeFile(atPath: path)
+    }
+
+    func moveItem(atPath source: String, toPath destination: String) throws {
+        try check(.moveItem, destination)
+        try real.moveItem(atPath: source, toPath: destination)
+    }
+
+    func synchronizeDirectory(atPath path: String) throws {
+        try check(.synchronizeDirectory, path)
+        try real.synchronizeDirectory(atPath: path)
+    }
+
+    func removeFile(atPath path: String) throws { try real.removeFile(atPath: path) }
+
+    func contentsOfDirectory(atPath path: String) throws -> [String] { try real.contentsOfDirectory(atPath: path) }
+
+    func withExclusiveLock<Result>(
+        onFile lockPath: String,
+        timeout: Duration,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        try real.withExclusiveLock(onFile: lockPath, timeout: timeout, body)
+    }
+}
