@@ -41,6 +41,8 @@ public enum PostDecoding {
             (path, problem) = (context.codingPath, "must be \(typeName(type)), found null")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
+                // Foundation on Linux reports a number that does not fit an Int (1.5, 1e30) without a path.
+                if let located = locateNumberProblem(in: data) { return located }
                 let reason = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey]
                 return "The data is not valid JSON\(reason.map { ": \($0)" } ?? "")."
             }
@@ -88,6 +90,26 @@ public enum PostDecoding {
             return name
         }
         return "a value of another type"
+    }
+
+    /// Finds the first integer field of a post that holds a number that is not an integer, or too large for one.
+    private static func locateNumberProblem(in data: Data) -> String? {
+        guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        let records = (root as? [Any]) ?? ((root as? [String: Any])?["posts"] as? [Any]) ?? []
+        for (index, record) in records.enumerated() {
+            guard let fields = record as? [String: Any] else { continue }
+            for key in ["userId", "id"] {
+                guard let number = fields[key] as? NSNumber else { continue }
+                if number is NSDecimalNumber || number.doubleValue.rounded() != number.doubleValue
+                    || Double(Int.max) < number.doubleValue || number.doubleValue < Double(Int.min)
+                {
+                    let id = (fields["id"] as? NSNumber).flatMap { key == "id" ? nil : $0.intValue }
+                    return "The post at index \(index)\(id.map { " (id \($0))" } ?? ""): field \"\(key)\" must be an "
+                        + "integer, found \(number)."
+                }
+            }
+        }
+        return nil
     }
 
     /// The `id` of the record at `path`, if the JSON parses and the record has an integer id.

@@ -1,0 +1,50 @@
+import Testing
+
+@testable import PostStore
+
+@Suite("Text search semantics")
+struct TextSearchTests {
+    @Test("terms are split on any whitespace and lowercased")
+    func terms() {
+        #expect(TextSearch("  Qui\tEST\nesse \u{3000}ÉTÉ ").terms == ["qui", "est", "esse", "été"])
+        #expect(TextSearch("").isEmpty)
+        #expect(TextSearch(" \n ").isEmpty)
+    }
+
+    @Test("each term must occur in the title or in the body, case-insensitively")
+    func matching() {
+        let post = Post(userId: 1, id: 1, title: "Qui est esse", body: "Sunt AUT facere")
+        #expect(TextSearch("QUI").matches(post))
+        #expect(TextSearch("aut qui").matches(post))
+        #expect(TextSearch("i e").matches(post), "substrings, not words")
+        #expect(!TextSearch("qui nowhere").matches(post))
+        #expect(!TextSearch("esse sunt").matches(Post(userId: 1, id: 1, title: "esse", body: "")))
+        #expect(TextSearch("").matches(post))
+    }
+
+    @Test("substrings are compared by code points, with no normalization")
+    func codePoints() {
+        let composed = Post(userId: 1, id: 1, title: "caf\u{E9}", body: "")
+        let decomposed = Post(userId: 1, id: 2, title: "cafe\u{301}", body: "")
+        #expect(TextSearch("café").matches(composed))
+        #expect(!TextSearch("café").matches(decomposed))
+        #expect(TextSearch("cafe").matches(decomposed))
+        #expect(!TextSearch("cafe").matches(composed))
+    }
+
+    @Test("a term never matches across the title and the body")
+    func noMatchAcrossFields() {
+        #expect(!TextSearch("ab").matches(Post(userId: 1, id: 1, title: "a", body: "b")))
+    }
+
+    @Test("containsCodePoints finds needles anywhere and handles edges")
+    func substringSearch() {
+        #expect("abcabd".containsCodePoints(of: "abd"))
+        #expect("aaab".containsCodePoints(of: "aab"))
+        #expect("x".containsCodePoints(of: ""))
+        #expect(!"ab".containsCodePoints(of: "abc"))
+        #expect(!"".containsCodePoints(of: "a"))
+        #expect("a\u{0}b".containsCodePoints(of: "\u{0}b"))
+        #expect("😀😁".containsCodePoints(of: "😁"))
+    }
+}
