@@ -30,6 +30,7 @@
 /// - **Sync state.** One ``SyncState`` per source, saved atomically with the posts of the same change set and
 ///   returned exactly as saved.
 /// - **Errors.** Only ``PostStoreError``: ``PostStoreError/Code/invalidQuery`` for a negative limit or offset,
+///   ``PostStoreError/Code/storeNotFound`` when a store's file was deleted while it was open,
 ///   ``PostStoreError/Code/ioFailure`` and ``PostStoreError/Code/storeBusy`` for file and locking failures,
 ///   ``PostStoreError/Code/corruptStore`` and ``PostStoreError/Code/unsupportedVersion`` for a file this build
 ///   cannot read (such a file is never written over).
@@ -41,6 +42,7 @@ public protocol PostStoreProtocol: Sendable {
     /// - Parameter changes: Posts to upsert, ids to delete and sync state to save.
     /// - Returns: How many posts were inserted, updated, left unchanged and deleted.
     /// - Throws: ``PostStoreError``; nothing is written when it throws.
+    @discardableResult
     func apply(_ changes: PostChangeSet) async throws -> WriteSummary
 
     /// Inserts new posts and replaces changed ones, in one atomic step.
@@ -48,6 +50,7 @@ public protocol PostStoreProtocol: Sendable {
     /// - Parameter posts: The posts; no id may appear twice.
     /// - Returns: How many posts were inserted, updated and left unchanged.
     /// - Throws: ``PostStoreError``, `constraintViolation` for a repeated id; nothing is written when it throws.
+    @discardableResult
     func upsert(_ posts: [Post]) async throws -> WriteSummary
 
     /// Deletes the posts with these ids, in one atomic step; ids the store does not hold are skipped.
@@ -55,6 +58,7 @@ public protocol PostStoreProtocol: Sendable {
     /// - Parameter ids: The ids to delete.
     /// - Returns: How many posts were deleted.
     /// - Throws: ``PostStoreError``.
+    @discardableResult
     func delete(ids: Set<Int>) async throws -> Int
 
     /// Returns the post with this id.
@@ -73,6 +77,7 @@ public protocol PostStoreProtocol: Sendable {
 
     /// Returns how many posts the store holds.
     ///
+    /// - Returns: The number of posts.
     /// - Throws: ``PostStoreError``.
     func count() async throws -> Int
 
@@ -92,17 +97,28 @@ public protocol PostStoreProtocol: Sendable {
 
     /// Returns every saved sync state, the most recent first (ties by source).
     ///
+    /// - Returns: The states, one per source.
     /// - Throws: ``PostStoreError``.
     func syncStates() async throws -> [SyncState]
 }
 
 extension PostStoreProtocol {
     /// Inserts new posts and replaces changed ones by applying a change set of upserts.
+    ///
+    /// - Parameter posts: The posts; no id may appear twice.
+    /// - Returns: How many posts were inserted, updated and left unchanged.
+    /// - Throws: ``PostStoreError``; nothing is written when it throws.
+    @discardableResult
     public func upsert(_ posts: [Post]) async throws -> WriteSummary {
         try await apply(PostChangeSet(upserts: posts))
     }
 
     /// Deletes posts by applying a change set of deletions.
+    ///
+    /// - Parameter ids: The ids to delete; ids the store does not hold are skipped.
+    /// - Returns: How many posts were deleted.
+    /// - Throws: ``PostStoreError``.
+    @discardableResult
     public func delete(ids: Set<Int>) async throws -> Int {
         try await apply(PostChangeSet(deletions: ids)).deleted
     }

@@ -8,7 +8,8 @@
 ///
 /// ```swift
 /// do {
-///     store = try await SQLitePostStore(path: "posts.sqlite", mode: .openExisting)
+///     let store = try SQLitePostStore(path: "posts.sqlite", mode: .openExisting)
+///     print(try await store.count())
 /// } catch let error as PostStoreError where error.code == .storeNotFound {
 ///     print("Run a sync first:", error.message)
 /// }

@@ -37,7 +37,8 @@ public struct PostChangeSet: Sendable, Hashable {
 
     /// Checks the rule every engine enforces before it writes anything.
     ///
-    /// - Throws: ``PostStoreError/Code/constraintViolation`` naming the first id that appears twice.
+    /// - Throws: ``PostStoreError/Code/constraintViolation`` naming the first id that appears twice among the
+    ///   upserts, or that is both upserted and deleted.
     public func validate() throws(PostStoreError) {
         var seen = Set<Int>(minimumCapacity: upserts.count)
         for (position, post) in upserts.enumerated() {

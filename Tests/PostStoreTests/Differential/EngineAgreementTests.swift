@@ -13,7 +13,8 @@ import Testing
 struct EngineAgreementTests {
     static let pieces = [
         "a", "b", "ab", "abc", "A", "B", "ABC", "é", "e\u{301}", "É", "😀", "👍🏽", "한", "국어", "\"", "'", "%", "_",
-        "\\", ";", "--", "\u{0}", " ", "\n", "\t", "ß", "SS", "İ", "i", "Σ", "σ", "ς", "\u{212A}", "k", "ﬁ", "DROP", "\u{FFFF}",
+        "\\", ";", "--", "\u{0}", " ", "\n", "\t", "ß", "SS", "İ", "i", "Σ", "σ", "ς", "\u{212A}", "k", "ﬁ", "DROP",
+        "\u{FFFF}",
         "sit", "amet", "dolor",
     ]
 

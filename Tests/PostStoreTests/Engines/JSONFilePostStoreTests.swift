@@ -5,7 +5,10 @@ import Testing
 
 @Suite("JSON-file store")
 struct JSONFilePostStoreTests {
-    @Test("an injected failure at any step of the atomic write leaves the previous file intact", arguments: FailingFileSystem.Step.allCases)
+    @Test(
+        "an injected failure at any step of the atomic write leaves the previous file intact",
+        arguments: FailingFileSystem.Step.allCases
+    )
     func failedWriteLeavesPreviousFile(step: FailingFileSystem.Step) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
@@ -126,7 +129,10 @@ struct JSONFilePostStoreTests {
         ("invalid UTF-8", "{\"format\": \"poststore-json\u{FFFD}", .corruptStore, "JSON"),
     ]
 
-    @Test("a damaged or foreign file is refused with a clear error and never written over", arguments: corruptFiles.indices)
+    @Test(
+        "a damaged or foreign file is refused with a clear error and never written over",
+        arguments: corruptFiles.indices
+    )
     func corruptFilesAreRefused(index: Int) async throws {
         let (_, contents, code, mentions) = Self.corruptFiles[index]
         let directory = try TemporaryDirectory()

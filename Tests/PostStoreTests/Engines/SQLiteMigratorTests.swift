@@ -114,11 +114,17 @@ struct SQLiteMigratorTests {
     func failingMigrationRollsBack() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.sqlite")
-        let broken = SQLiteMigration.all + [
-            SQLiteMigration(fileName: "0004_broken.sql", sql: "CREATE TABLE extra (x); SELECT * FROM nowhere;")!
-        ]
+        let broken =
+            SQLiteMigration.all + [
+                SQLiteMigration(fileName: "0004_broken.sql", sql: "CREATE TABLE extra (x); SELECT * FROM nowhere;")!
+            ]
         #expect(throws: PostStoreError.self) {
-            try SQLitePostStore(path: path, mode: .createIfMissing, busyTimeout: .seconds(5), migrator: SQLiteMigrator(migrations: broken))
+            try SQLitePostStore(
+                path: path,
+                mode: .createIfMissing,
+                busyTimeout: .seconds(5),
+                migrator: SQLiteMigrator(migrations: broken)
+            )
         }
         #expect(try sqlite3(path, "SELECT max(version) FROM poststore_migrations") == "3")
         #expect(try sqlite3(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == "0")

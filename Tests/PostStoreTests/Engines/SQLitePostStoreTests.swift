@@ -18,7 +18,10 @@ struct SQLitePostStoreTests {
         #expect(try sqlite3(path, "INSERT INTO posts_search (posts_search) VALUES ('integrity-check')") == "")
         #expect(try sqlite3(path, "SELECT rowid FROM posts_search WHERE posts_search MATCH '\"국어\"'") == "")
         #expect(try sqlite3(path, "SELECT rowid FROM posts_search WHERE posts_search MATCH '\"한국어\"'") == "99")
-        let plan = try sqlite3(path, "EXPLAIN QUERY PLAN SELECT id FROM posts WHERE user_id IN (1, 2) ORDER BY user_id, id")
+        let plan = try sqlite3(
+            path,
+            "EXPLAIN QUERY PLAN SELECT id FROM posts WHERE user_id IN (1, 2) ORDER BY user_id, id"
+        )
         #expect(plan.contains("posts_user_id"))
     }
 
@@ -108,7 +111,10 @@ struct SQLitePostStoreTests {
     func foreignDatabase() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("app.db")
-        _ = try sqlite3(path, "CREATE TABLE posts (id INTEGER PRIMARY KEY, author TEXT); INSERT INTO posts VALUES (1, 'x')")
+        _ = try sqlite3(
+            path,
+            "CREATE TABLE posts (id INTEGER PRIMARY KEY, author TEXT); INSERT INTO posts VALUES (1, 'x')"
+        )
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path) }
         #expect(error?.code == .corruptStore)
@@ -131,7 +137,8 @@ struct SQLitePostStoreTests {
         let directory = try TemporaryDirectory()
         let store = try SQLitePostStore(path: directory.file("posts.sqlite"))
         _ = try await store.upsert(SamplePosts.tricky + SamplePosts.make(count: 5, firstId: 100))
-        for search in ["'; DROP TABLE posts; --", "\" OR 1=1 --", "NEAR(a b)", "title:x", "*", "a AND b", "\") OR (\""] {
+        for search in ["'; DROP TABLE posts; --", "\" OR 1=1 --", "NEAR(a b)", "title:x", "*", "a AND b", "\") OR (\""]
+        {
             _ = try await store.query(PostQuery(search: search))
         }
         #expect(try await store.count() == SamplePosts.tricky.count + 5)

@@ -9,7 +9,9 @@ struct PostDecodingTests {
     @Test("the JSONPlaceholder shape decodes, extra keys are ignored")
     func decodesTheJSONPlaceholderShape() throws {
         let json = #"[{"userId": 1, "id": 1, "title": "t", "body": "b\nc", "extra": [1, 2]}]"#
-        #expect(try PostDecoding.decodeArray(from: Data(json.utf8)) == [Post(userId: 1, id: 1, title: "t", body: "b\nc")])
+        #expect(
+            try PostDecoding.decodeArray(from: Data(json.utf8)) == [Post(userId: 1, id: 1, title: "t", body: "b\nc")]
+        )
     }
 
     static let badPayloads: [(json: String, message: String)] = [
@@ -22,8 +24,14 @@ struct PostDecodingTests {
             #"[{"userId": 1, "id": 1, "title": "t", "body": ""}, {"userId": "2", "id": 2, "title": "t", "body": ""}]"#,
             #"The post at index 1 (id 2): field "userId" must be an integer, found a string."#
         ),
-        (#"[{"userId": 1, "id": "x", "title": "t", "body": ""}]"#, #"The post at index 0: field "id" must be an integer"#),
-        (#"[{"userId": 1, "id": 3, "title": null, "body": ""}]"#, #"The post at index 0 (id 3): field "title" must be a string, found null."#),
+        (
+            #"[{"userId": 1, "id": "x", "title": "t", "body": ""}]"#,
+            #"The post at index 0: field "id" must be an integer"#
+        ),
+        (
+            #"[{"userId": 1, "id": 3, "title": null, "body": ""}]"#,
+            #"The post at index 0 (id 3): field "title" must be a string, found null."#
+        ),
         (#"[{"userId": 1, "id": 4, "title": "t", "body": true}]"#, #"field "body" must be a string, found a boolean."#),
         (#"[{"userId": 1.5, "id": 5, "title": "t", "body": ""}]"#, #"The post at index 0 (id 5): field "userId""#),
     ]
@@ -33,7 +41,10 @@ struct PostDecodingTests {
         let (json, message) = Self.badPayloads[index]
         let error = #expect(throws: PostStoreError.self) { try PostDecoding.decodeArray(from: Data(json.utf8)) }
         #expect(error?.code == .invalidData)
-        #expect(error?.message.hasPrefix(message) == true || error?.message.contains(message) == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.hasPrefix(message) == true || error?.message.contains(message) == true,
+            "\(error?.message ?? "")"
+        )
     }
 
     /// Any text: control characters, ASCII, and any scalar up to U+10FFFF (surrogate code points are not scalars).

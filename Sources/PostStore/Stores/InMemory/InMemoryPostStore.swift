@@ -21,6 +21,7 @@ public actor InMemoryPostStore: PostStoreProtocol {
         }
     }
 
+    @discardableResult
     public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
         try contents.apply(changes)
     }

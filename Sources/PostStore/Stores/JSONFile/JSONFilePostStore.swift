@@ -60,6 +60,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
         cache = try Self.read(path, mode, fileSystem, cached: nil)
     }
 
+    @discardableResult
     public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
         try changes.validate()
         return try write { contents in try contents.apply(changes) }

@@ -21,7 +21,8 @@ final class SQLiteConnection {
     init(path: String, create: Bool, busyTimeout: Duration) throws(SQLiteError) {
         self.path = path
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let flags =
+            SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
             | SQLITE_OPEN_EXRESCODE
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK, let handle else {
@@ -30,7 +31,8 @@ final class SQLiteConnection {
             throw SQLiteError(extendedCode: result, message: message)
         }
         self.handle = handle
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
     }
 
@@ -97,13 +99,6 @@ final class SQLiteConnection {
             }
             throw error
         }
-    }
-
-    /// Runs `body` in a read transaction (`BEGIN DEFERRED`), so all its statements see one snapshot.
-    func readTransaction<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("BEGIN DEFERRED")
-        defer { try? execute("COMMIT") }
-        return try body()
     }
 
     /// Registers a deterministic SQL function of `arity` text arguments that returns an integer.

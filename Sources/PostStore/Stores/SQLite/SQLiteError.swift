@@ -2,7 +2,7 @@ import CSQLite
 
 /// A failed SQLite call: the extended result code and SQLite's own message.
 ///
-/// Kept as the ``PostStoreError/cause`` of the ``PostStoreError`` that ``postStoreError(path:)`` makes of it.
+/// Kept as the ``PostStoreError/cause`` of the ``PostStoreError`` that ``SQLitePostStore`` throws.
 public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The extended result code, for example `SQLITE_BUSY` (5) or `SQLITE_CONSTRAINT_PRIMARYKEY` (1555).
     public let extendedCode: Int32
@@ -19,7 +19,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// "SQLite error 5 (database is locked)".
+    /// For example "SQLite error 5: database is locked".
     public var description: String { "SQLite error \(extendedCode): \(message)" }
 
     /// The ``PostStoreError`` a caller sees, with a code chosen from the SQLite result code.
@@ -40,11 +40,21 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
                 cause: self
             )
         case SQLITE_CONSTRAINT:
-            PostStoreError(.constraintViolation, "A write to \(path) broke a rule: \(message).", path: path, cause: self)
+            PostStoreError(
+                .constraintViolation,
+                "A write to \(path) broke a rule: \(message).",
+                path: path,
+                cause: self
+            )
         case SQLITE_FULL:
             PostStoreError(.ioFailure, "The disk holding \(path) is full.", path: path, cause: self)
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:
-            PostStoreError(.ioFailure, "The SQLite store \(path) cannot be written: \(message).", path: path, cause: self)
+            PostStoreError(
+                .ioFailure,
+                "The SQLite store \(path) cannot be written: \(message).",
+                path: path,
+                cause: self
+            )
         default:
             PostStoreError(.ioFailure, "The SQLite store \(path) failed: \(message).", path: path, cause: self)
         }

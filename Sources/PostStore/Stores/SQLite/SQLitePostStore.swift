@@ -10,7 +10,9 @@ import Foundation
 /// with `synchronous = NORMAL`, foreign keys on and a busy timeout, so concurrent processes wait for each other
 /// instead of failing. Every value is bound as a parameter: no user text is ever spliced into SQL.
 ///
-/// An actor owning one connection: calls are serialized and waiting callers suspend rather than block a thread.
+/// An actor owning one connection: calls on one store are serialized, and callers waiting for their turn suspend
+/// rather than block a thread. Waiting for another connection's write lock (up to the busy timeout) happens inside
+/// SQLite and does occupy the thread that runs the call.
 ///
 /// For example:
 ///
@@ -60,6 +62,7 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
     }
 
+    @discardableResult
     public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
         try changes.validate()
         return try sqlite {
@@ -214,8 +217,14 @@ public actor SQLitePostStore: PostStoreProtocol {
             """
         ) { statement throws(SQLiteError) in
             try statement.bind(
-                state.source, state.etag, state.syncedAtMilliseconds, state.fetched, state.inserted,
-                state.updated, state.unchanged, state.deleted
+                state.source,
+                state.etag,
+                state.syncedAtMilliseconds,
+                state.fetched,
+                state.inserted,
+                state.updated,
+                state.unchanged,
+                state.deleted
             )
             try statement.run()
         }
