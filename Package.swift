@@ -33,6 +33,7 @@ let package = Package(
                 .embedInCode("0001_create_posts.sql"),
                 .embedInCode("0002_create_search_index.sql"),
                 .embedInCode("0003_create_sync_state.sql"),
+                .embedInCode("0004_create_settings.sql"),
             ],
             swiftSettings: swiftSettings
         ),

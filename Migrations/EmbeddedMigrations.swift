@@ -16,4 +16,5 @@ public let embeddedMigrations: [EmbeddedMigration] = [
     EmbeddedMigration(fileName: "0001_create_posts.sql", bytes: PackageResources._001_create_posts_sql),
     EmbeddedMigration(fileName: "0002_create_search_index.sql", bytes: PackageResources._002_create_search_index_sql),
     EmbeddedMigration(fileName: "0003_create_sync_state.sql", bytes: PackageResources._003_create_sync_state_sql),
+    EmbeddedMigration(fileName: "0004_create_settings.sql", bytes: PackageResources._004_create_settings_sql),
 ]

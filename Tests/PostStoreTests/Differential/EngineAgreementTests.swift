@@ -61,7 +61,7 @@ struct EngineAgreementTests {
         await propertyCheck(count: 60, input: Self.scenario, Self.query.array(of: 10...10)) { scenario, queries in
             let directory = try TemporaryDirectory()
             defer { directory.keepAlive() }
-            let stores = try StoreKind.allCases.map { try $0.makeStore(in: directory) }
+            let stores = try StoreKind.allCases.map { try $0.makeStore(in: directory, name: $0.rawValue) }
             for (batch, deletions) in zip(scenario.batches, scenario.deletions) {
                 let changes = PostChangeSet(
                     upserts: batch,

@@ -62,7 +62,13 @@ struct SQLiteMigratorTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.sqlite")
         let old = SQLiteMigrator(migrations: Array(SQLiteMigration.all.prefix(SQLiteMigration.all.count - 2)))
-        _ = try SQLitePostStore(path: path, mode: .createIfMissing, busyTimeout: .seconds(5), migrator: old)
+        _ = try SQLitePostStore(
+            path: path,
+            mode: .createIfMissing,
+            busyTimeout: .seconds(5),
+            searchIndex: false,
+            migrator: old
+        )
         _ = try sqlite3(path, "INSERT INTO posts (id, user_id, title, body) VALUES (1, 1, 'Old Title', 'old body')")
 
         let store = try SQLitePostStore(path: path, mode: .openExisting)
@@ -116,7 +122,10 @@ struct SQLiteMigratorTests {
         let path = directory.file("posts.sqlite")
         let broken =
             SQLiteMigration.all + [
-                SQLiteMigration(fileName: "0004_broken.sql", sql: "CREATE TABLE extra (x); SELECT * FROM nowhere;")!
+                SQLiteMigration(
+                    fileName: String(format: "%04d_broken.sql", SQLiteMigration.all.count + 1),
+                    sql: "CREATE TABLE extra (x); SELECT * FROM nowhere;"
+                )!
             ]
         #expect(throws: PostStoreError.self) {
             try SQLitePostStore(
@@ -126,7 +135,7 @@ struct SQLiteMigratorTests {
                 migrator: SQLiteMigrator(migrations: broken)
             )
         }
-        #expect(try sqlite3(path, "SELECT max(version) FROM poststore_migrations") == "3")
+        #expect(try sqlite3(path, "SELECT max(version) FROM poststore_migrations") == String(SQLiteMigration.all.count))
         #expect(try sqlite3(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == "0")
     }
 }

@@ -145,3 +145,54 @@ struct SQLitePostStoreTests {
         #expect(try await store.query(PostQuery(search: "drop table posts;--")).map(\.id) == [6])
     }
 }
+
+@Suite("SQLite search index")
+struct SQLiteSearchIndexTests {
+    @Test("writes without the index mark it stale; the next store that keeps it rebuilds it before using it")
+    func staleIndexIsRebuilt() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let indexed = try SQLitePostStore(path: path)
+        try await indexed.upsert([Post(userId: 1, id: 1, title: "alpha", body: "one")])
+
+        let unindexed = try SQLitePostStore(path: path, searchIndex: false)
+        try await unindexed.upsert([
+            Post(userId: 1, id: 1, title: "gamma", body: "changed"), Post(userId: 1, id: 2, title: "beta", body: "two"),
+        ])
+        #expect(try sqlite3(path, "SELECT value FROM poststore_settings WHERE key = 'search_index'") == "stale")
+        #expect(try await unindexed.query(PostQuery(search: "beta")).map(\.id) == [2])
+
+        // The open store that keeps the index sees the mark and scans instead of trusting the index.
+        #expect(try await indexed.query(PostQuery(search: "beta")).map(\.id) == [2])
+        #expect(try await indexed.query(PostQuery(search: "alpha")) == [])
+        // Its next write rebuilds the index.
+        try await indexed.upsert([Post(userId: 1, id: 3, title: "delta", body: "three")])
+        #expect(try sqlite3(path, "SELECT count(*) FROM poststore_settings") == "0")
+        #expect(
+            try sqlite3(path, "SELECT group_concat(rowid) FROM posts_search WHERE posts_search MATCH '\"amm\"'") == "1"
+        )
+        #expect(try sqlite3(path, "SELECT count(*) FROM posts_search WHERE posts_search MATCH '\"alpha\"'") == "0")
+        #expect(try sqlite3(path, "INSERT INTO posts_search (posts_search) VALUES ('integrity-check')") == "")
+
+        try await unindexed.upsert([Post(userId: 1, id: 4, title: "epsilon", body: "four")])
+        let reopened = try SQLitePostStore(path: path, mode: .openExisting)
+        #expect(try sqlite3(path, "SELECT count(*) FROM poststore_settings") == "0", "opening rebuilt it")
+        #expect(try await reopened.query(PostQuery(search: "silo")).map(\.id) == [4])
+    }
+
+    @Test("the index is rebuilt with NUL characters and Unicode exactly as incremental writes index them")
+    func rebuildMatchesIncrementalIndexing() async throws {
+        let directory = try TemporaryDirectory()
+        let incremental = directory.file("incremental.sqlite")
+        let rebuilt = directory.file("rebuilt.sqlite")
+        try await SQLitePostStore(path: incremental).upsert(SamplePosts.tricky)
+        try await SQLitePostStore(path: rebuilt, searchIndex: false).upsert(SamplePosts.tricky)
+        let store = try SQLitePostStore(path: rebuilt, mode: .openExisting)
+        // Deleting every post through the index fails if the rebuilt rows differ from what removal computes.
+        try await store.delete(ids: Set(SamplePosts.tricky.map(\.id)))
+        #expect(try sqlite3(rebuilt, "INSERT INTO posts_search (posts_search) VALUES ('integrity-check')") == "")
+        let query = "SELECT count(*) FROM posts_search WHERE posts_search MATCH '\"moj\"'"
+        #expect(try sqlite3(rebuilt, query) == "0")
+        #expect(try sqlite3(incremental, query) == "1")
+    }
+}

@@ -2,11 +2,12 @@ import Testing
 
 @testable import PostStore
 
-/// Every engine, so one test runs against each: `@Test(arguments: StoreKind.allCases)`.
+/// Every engine and engine configuration, so one test runs against each: `@Test(arguments: StoreKind.allCases)`.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inMemory
     case jsonFile
     case sqlite
+    case sqliteWithoutSearchIndex
 
     var testDescription: String { rawValue }
 
@@ -19,6 +20,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .inMemory: InMemoryPostStore()
         case .jsonFile: try JSONFilePostStore(path: directory.file(name + ".json"))
         case .sqlite: try SQLitePostStore(path: directory.file(name + ".sqlite"))
+        case .sqliteWithoutSearchIndex: try SQLitePostStore(path: directory.file(name + ".sqlite"), searchIndex: false)
         }
     }
 
@@ -28,6 +30,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .inMemory: nil
         case .jsonFile: try JSONFilePostStore(path: directory.file(name + ".json"), mode: .openExisting)
         case .sqlite: try SQLitePostStore(path: directory.file(name + ".sqlite"), mode: .openExisting)
+        case .sqliteWithoutSearchIndex:
+            try SQLitePostStore(path: directory.file(name + ".sqlite"), mode: .openExisting, searchIndex: false)
         }
     }
 }

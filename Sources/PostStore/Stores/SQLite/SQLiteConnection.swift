@@ -101,6 +101,13 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `body` in a read transaction (`BEGIN DEFERRED`), so all its statements see one snapshot.
+    func readTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
     /// Registers a deterministic SQL function of `arity` text arguments that returns an integer.
     ///
     /// - Parameters:

@@ -6,7 +6,8 @@ import Foundation
 /// The schema comes from the versioned files in `Migrations/`, applied on open (see the README's "Migrations").
 /// Posts live in `posts(id INTEGER PRIMARY KEY, user_id, title, body)` with an index on `user_id`; text search is
 /// served by `posts_search`, a contentless FTS5 trigram index over the lowercased title and body that this store
-/// keeps in the same transaction as the posts. The connection runs in WAL mode (readers never block the writer),
+/// keeps in the same transaction as the posts (see ``init(path:mode:busyTimeout:searchIndex:)`` to write without
+/// it). The connection runs in WAL mode (readers never block the writer),
 /// with `synchronous = NORMAL`, foreign keys on and a busy timeout, so concurrent processes wait for each other
 /// instead of failing. Every value is bound as a parameter: no user text is ever spliced into SQL.
 ///
@@ -25,6 +26,8 @@ public actor SQLitePostStore: PostStoreProtocol {
     public nonisolated let path: String
 
     private let connection: SQLiteConnection
+    private let keepsSearchIndex: Bool
+    private var searchIndex: SQLiteSearchIndex { SQLiteSearchIndex(connection: connection) }
 
     /// Opens the store at `path` and applies any pending migration.
     ///
@@ -34,29 +37,55 @@ public actor SQLitePostStore: PostStoreProtocol {
     ///     ``StoreOpenMode/openExisting`` it is an error.
     ///   - busyTimeout: How long an operation waits for another process's write before failing with
     ///     ``PostStoreError/Code/storeBusy``.
+    ///   - searchIndex: Whether to keep the text-search index (the default). Without it, writes are cheaper and
+    ///     searches scan every post (same results, slower); the index is then marked stale, and the next store
+    ///     opened with it rebuilds it in one pass, which is also the fastest way to bulk-load.
     /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore` (also for another application's database),
     ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`, `storeBusy`.
     public init(
         path: String,
         mode: StoreOpenMode = .createIfMissing,
-        busyTimeout: Duration = .seconds(30)
+        busyTimeout: Duration = .seconds(30),
+        searchIndex: Bool = true
     ) throws {
-        try self.init(path: path, mode: mode, busyTimeout: busyTimeout, migrator: SQLiteMigrator())
+        try self.init(
+            path: path,
+            mode: mode,
+            busyTimeout: busyTimeout,
+            searchIndex: searchIndex,
+            migrator: SQLiteMigrator()
+        )
     }
 
     /// Opens the store with a chosen set of migrations; tests use it to build old and new schemas.
-    init(path: String, mode: StoreOpenMode, busyTimeout: Duration, migrator: SQLiteMigrator) throws {
+    init(
+        path: String,
+        mode: StoreOpenMode,
+        busyTimeout: Duration,
+        searchIndex: Bool = true,
+        migrator: SQLiteMigrator
+    ) throws {
         self.path = path
+        self.keepsSearchIndex = searchIndex
         if mode == .openExisting, !FileManager.default.fileExists(atPath: path) {
             throw PostStoreError(.storeNotFound, "There is no SQLite store at \(path).", path: path)
         }
         do {
-            connection = try SQLiteConnection(path: path, create: mode == .createIfMissing, busyTimeout: busyTimeout)
+            let connection = try SQLiteConnection(
+                path: path,
+                create: mode == .createIfMissing,
+                busyTimeout: busyTimeout
+            )
             // Reading first turns a file that is not a database, or not ours, into a clear error before any write.
             try migrator.checkCanOpen(connection)
             try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
-            try migrator.migrate(connection)
             try SQLiteSearchFunction.register(on: connection)
+            try migrator.migrate(connection)
+            let index = SQLiteSearchIndex(connection: connection)
+            if searchIndex, try !index.isCurrent() {
+                try connection.writeTransaction { try index.rebuild() }
+            }
+            self.connection = connection
         } catch let error as SQLiteError {
             throw error.postStoreError(path: path)
         }
@@ -67,22 +96,23 @@ public actor SQLitePostStore: PostStoreProtocol {
         try changes.validate()
         return try sqlite {
             try connection.writeTransaction {
+                let indexing = try prepareSearchIndexForWrite(changes)
                 var summary = WriteSummary()
                 for post in changes.upserts {
                     switch try storedPost(id: post.id) {
                     case nil:
-                        try insert(post)
+                        try insert(post, indexing: indexing)
                         summary.inserted += 1
                     case let stored? where stored == post:
                         summary.unchanged += 1
                     case let stored?:
-                        try replace(stored, with: post)
+                        try replace(stored, with: post, indexing: indexing)
                         summary.updated += 1
                     }
                 }
                 for id in changes.deletions.sorted() {
                     guard let stored = try storedPost(id: id) else { continue }
-                    try delete(stored)
+                    try delete(stored, indexing: indexing)
                     summary.deleted += 1
                 }
                 if let state = changes.syncState {
@@ -99,13 +129,12 @@ public actor SQLitePostStore: PostStoreProtocol {
 
     public func query(_ query: PostQuery) throws -> [Post] {
         try query.validate()
-        let plan = SQLiteQueryPlan(query)
         return try sqlite {
-            try connection.withStatement(plan.sql) { statement throws(SQLiteError) in
-                for (offset, value) in plan.arguments.enumerated() {
-                    try value.bind(to: statement, at: Int32(offset + 1))
-                }
-                return try statement.rows(Self.readPost)
+            guard keepsSearchIndex, TextSearch(query.search).terms.contains(where: SQLiteSearchIndex.answersExactly)
+            else { return try run(SQLiteQueryPlan(query, usingSearchIndex: false)) }
+            // The index's state and the query must come from one snapshot.
+            return try connection.readTransaction {
+                try run(SQLiteQueryPlan(query, usingSearchIndex: searchIndex.isCurrent()))
             }
         }
     }
@@ -122,13 +151,15 @@ public actor SQLitePostStore: PostStoreProtocol {
     public func removeAll() throws {
         try sqlite {
             try connection.writeTransaction {
+                // An empty index is current, whether or not this store keeps it.
                 try connection.execute(
                     """
                     DELETE FROM posts;
-                    INSERT INTO posts_search (posts_search) VALUES ('delete-all');
                     DELETE FROM sync_state;
+                    DELETE FROM poststore_settings WHERE key = 'search_index';
                     """
                 )
+                try searchIndex.removeAll()
             }
         }
     }
@@ -153,6 +184,29 @@ public actor SQLitePostStore: PostStoreProtocol {
 
     // MARK: - Statements
 
+    /// Brings the search index to the state this write needs, and says whether the write keeps it.
+    ///
+    /// A store that keeps the index rebuilds a stale one first; a store that does not marks it stale once it writes
+    /// posts.
+    private func prepareSearchIndexForWrite(_ changes: PostChangeSet) throws(SQLiteError) -> Bool {
+        let current = try searchIndex.isCurrent()
+        if keepsSearchIndex, !current {
+            try searchIndex.rebuild()
+        } else if !keepsSearchIndex, current, !changes.upserts.isEmpty || !changes.deletions.isEmpty {
+            try searchIndex.markStale()
+        }
+        return keepsSearchIndex
+    }
+
+    private func run(_ plan: SQLiteQueryPlan) throws(SQLiteError) -> [Post] {
+        try connection.withStatement(plan.sql) { statement throws(SQLiteError) in
+            for (offset, value) in plan.arguments.enumerated() {
+                try value.bind(to: statement, at: Int32(offset + 1))
+            }
+            return try statement.rows(Self.readPost)
+        }
+    }
+
     private func storedPost(id: Int) throws(SQLiteError) -> Post? {
         try connection.withStatement("SELECT id, user_id, title, body FROM posts WHERE id = ?") {
             statement throws(SQLiteError) in
@@ -161,51 +215,35 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
     }
 
-    private func insert(_ post: Post) throws(SQLiteError) {
+    private func insert(_ post: Post, indexing: Bool) throws(SQLiteError) {
         try connection.withStatement("INSERT INTO posts (id, user_id, title, body) VALUES (?, ?, ?, ?)") {
             statement throws(SQLiteError) in
             try statement.bind(post.id, post.userId, post.title, post.body)
             try statement.run()
         }
-        try indexSearchText(of: post)
+        if indexing { try searchIndex.add(post) }
     }
 
-    private func replace(_ stored: Post, with post: Post) throws(SQLiteError) {
+    private func replace(_ stored: Post, with post: Post, indexing: Bool) throws(SQLiteError) {
         try connection.withStatement("UPDATE posts SET user_id = ?, title = ?, body = ? WHERE id = ?") {
             statement throws(SQLiteError) in
             try statement.bind(post.userId, post.title, post.body, post.id)
             try statement.run()
         }
-        if !stored.title.utf8.elementsEqual(post.title.utf8) || !stored.body.utf8.elementsEqual(post.body.utf8) {
-            try unindexSearchText(of: stored)
-            try indexSearchText(of: post)
+        if indexing,
+            !stored.title.utf8.elementsEqual(post.title.utf8) || !stored.body.utf8.elementsEqual(post.body.utf8)
+        {
+            try searchIndex.remove(stored)
+            try searchIndex.add(post)
         }
     }
 
-    private func delete(_ stored: Post) throws(SQLiteError) {
+    private func delete(_ stored: Post, indexing: Bool) throws(SQLiteError) {
         try connection.withStatement("DELETE FROM posts WHERE id = ?") { statement throws(SQLiteError) in
             try statement.bind(stored.id)
             try statement.run()
         }
-        try unindexSearchText(of: stored)
-    }
-
-    private func indexSearchText(of post: Post) throws(SQLiteError) {
-        try connection.withStatement("INSERT INTO posts_search (rowid, title, body) VALUES (?, ?, ?)") {
-            statement throws(SQLiteError) in
-            try statement.bind(post.id, SQLiteSearchIndex.text(post.title), SQLiteSearchIndex.text(post.body))
-            try statement.run()
-        }
-    }
-
-    /// Removes a post's rows from the contentless index, which needs the very text that was indexed.
-    private func unindexSearchText(of post: Post) throws(SQLiteError) {
-        try connection.withStatement(
-            "INSERT INTO posts_search (posts_search, rowid, title, body) VALUES ('delete', ?, ?, ?)"
-        ) { statement throws(SQLiteError) in
-            try statement.bind(post.id, SQLiteSearchIndex.text(post.title), SQLiteSearchIndex.text(post.body))
-            try statement.run()
-        }
+        if indexing { try searchIndex.remove(stored) }
     }
 
     private func save(_ state: SyncState) throws(SQLiteError) {

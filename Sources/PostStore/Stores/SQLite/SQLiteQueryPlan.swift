@@ -11,7 +11,13 @@ struct SQLiteQueryPlan {
     /// The values for its parameters, in order.
     let arguments: [any SQLiteBindable]
 
-    init(_ query: PostQuery) {
+    /// Plans a query.
+    ///
+    /// - Parameters:
+    ///   - query: The query.
+    ///   - usingSearchIndex: Whether the search index is current and may be used; without it every term is decided
+    ///     by ``SQLiteSearchFunction``.
+    init(_ query: PostQuery, usingSearchIndex: Bool) {
         var conditions: [String] = []
         var arguments: [any SQLiteBindable] = []
         if let ids = query.ids {
@@ -23,13 +29,13 @@ struct SQLiteQueryPlan {
             arguments.append(Self.jsonArray(userIds))
         }
         let terms = TextSearch(query.search).terms
-        let indexed = terms.filter(SQLiteSearchIndex.answersExactly)
+        let indexed = usingSearchIndex ? terms.filter(SQLiteSearchIndex.answersExactly) : []
         if !indexed.isEmpty {
             conditions.append("id IN (SELECT rowid FROM posts_search WHERE posts_search MATCH ?)")
             arguments.append(indexed.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"" }.joined(separator: " "))
         }
         for term in terms where !indexed.contains(term) {
-            conditions.append("\(SQLiteSearchFunction.name)(title, body, ?)")
+            conditions.append("\(SQLiteSearchFunction.containsName)(title, body, ?)")
             arguments.append(term)
         }
         let order =
