@@ -12,7 +12,8 @@ let package = Package(
     name: "PostStore",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "PostStore", targets: ["PostStore"])
+        .library(name: "PostStore", targets: ["PostStore"]),
+        .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
     ],
     dependencies: [
         // Test-only: property-based generators with shrinking for the differential tests.
@@ -40,6 +41,12 @@ let package = Package(
         .target(
             name: "PostStore",
             dependencies: ["CSQLite", "PostStoreMigrations"],
+            swiftSettings: swiftSettings
+        ),
+        // A tour of the library: loads Samples/posts.json into every engine and queries each.
+        .executableTarget(
+            name: "PostStoreQuickStart",
+            dependencies: ["PostStore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

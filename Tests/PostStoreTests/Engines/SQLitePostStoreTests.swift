@@ -171,7 +171,7 @@ struct SQLiteSearchIndexTests {
         #expect(
             try sqlite3(path, "SELECT group_concat(rowid) FROM posts_search WHERE posts_search MATCH '\"amm\"'") == "1"
         )
-        #expect(try sqlite3(path, "SELECT count(*) FROM posts_search WHERE posts_search MATCH '\"alpha\"'") == "0")
+        #expect(try sqlite3(path, "SELECT count(*) FROM posts_search WHERE posts_search MATCH '\"alp\"'") == "0")
         #expect(try sqlite3(path, "INSERT INTO posts_search (posts_search) VALUES ('integrity-check')") == "")
 
         try await unindexed.upsert([Post(userId: 1, id: 4, title: "epsilon", body: "four")])
@@ -194,5 +194,29 @@ struct SQLiteSearchIndexTests {
         let query = "SELECT count(*) FROM posts_search WHERE posts_search MATCH '\"moj\"'"
         #expect(try sqlite3(rebuilt, query) == "0")
         #expect(try sqlite3(incremental, query) == "1")
+    }
+}
+
+@Suite("SQLite query planning")
+struct SQLiteQueryPlanTests {
+    @Test("search terms narrow by their trigrams, quoted for FTS5; short and NUL terms do not narrow")
+    func matchExpressions() {
+        #expect(SQLiteSearchIndex.matchExpression(for: ["abcd"]) == #""abc" "bcd""#)
+        #expect(SQLiteSearchIndex.matchExpression(for: ["a\"b"]) == #""a""b""#)
+        #expect(SQLiteSearchIndex.matchExpression(for: ["ab", "x\u{0}yz"]) == nil)
+        #expect(SQLiteSearchIndex.matchExpression(for: ["😀😀😀", "ab"]) == "\"😀😀😀\"")
+        #expect(SQLiteSearchIndex.matchExpression(for: []) == nil)
+    }
+
+    @Test("values are bound, never spliced: the SQL depends only on the query's shape")
+    func sqlDependsOnShapeOnly() {
+        let first = SQLiteQueryPlan(
+            PostQuery(ids: [1], search: "'; DROP", limit: 3),
+            usingSearchIndex: true
+        )
+        let second = SQLiteQueryPlan(PostQuery(ids: [2, 3], search: "hello world", limit: 9), usingSearchIndex: true)
+        #expect(!first.sql.contains("DROP"))
+        #expect(first.sql.components(separatedBy: "poststore_contains").count == 3)
+        #expect(second.sql == first.sql)
     }
 }

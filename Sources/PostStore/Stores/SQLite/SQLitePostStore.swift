@@ -130,7 +130,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     public func query(_ query: PostQuery) throws -> [Post] {
         try query.validate()
         return try sqlite {
-            guard keepsSearchIndex, TextSearch(query.search).terms.contains(where: SQLiteSearchIndex.answersExactly)
+            guard keepsSearchIndex, SQLiteSearchIndex.matchExpression(for: TextSearch(query.search).terms) != nil
             else { return try run(SQLiteQueryPlan(query, usingSearchIndex: false)) }
             // The index's state and the query must come from one snapshot.
             return try connection.readTransaction {

@@ -1,8 +1,8 @@
 /// A ``PostQuery`` translated to one SQL statement and its arguments.
 ///
-/// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array; each search term of three or
-/// more characters becomes a quoted phrase in one FTS5 `MATCH` against the trigram index (see ``SQLiteSearchIndex``);
-/// the other terms are decided by ``SQLiteSearchFunction``. The order and window are SQL's `ORDER BY … LIMIT … OFFSET`. The SQL text depends only
+/// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array. Every search term is decided by
+/// ``SQLiteSearchFunction``; before that, the trigrams of the terms of three or more characters narrow the
+/// candidates through one FTS5 `MATCH` on the search index (see ``SQLiteSearchIndex``). The order and window are SQL's `ORDER BY … LIMIT … OFFSET`. The SQL text depends only
 /// on the query's shape, never on its values, so statements are cached and no value is spliced into SQL.
 struct SQLiteQueryPlan {
     /// The SQL text.
@@ -15,8 +15,7 @@ struct SQLiteQueryPlan {
     ///
     /// - Parameters:
     ///   - query: The query.
-    ///   - usingSearchIndex: Whether the search index is current and may be used; without it every term is decided
-    ///     by ``SQLiteSearchFunction``.
+    ///   - usingSearchIndex: Whether the search index is current and may narrow the candidates.
     init(_ query: PostQuery, usingSearchIndex: Bool) {
         var conditions: [String] = []
         var arguments: [any SQLiteBindable] = []
@@ -29,12 +28,11 @@ struct SQLiteQueryPlan {
             arguments.append(Self.jsonArray(userIds))
         }
         let terms = TextSearch(query.search).terms
-        let indexed = usingSearchIndex ? terms.filter(SQLiteSearchIndex.answersExactly) : []
-        if !indexed.isEmpty {
+        if usingSearchIndex, let match = SQLiteSearchIndex.matchExpression(for: terms) {
             conditions.append("id IN (SELECT rowid FROM posts_search WHERE posts_search MATCH ?)")
-            arguments.append(indexed.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"" }.joined(separator: " "))
+            arguments.append(match)
         }
-        for term in terms where !indexed.contains(term) {
+        for term in terms {
             conditions.append("\(SQLiteSearchFunction.containsName)(title, body, ?)")
             arguments.append(term)
         }
@@ -54,12 +52,5 @@ struct SQLiteQueryPlan {
 
     private static func jsonArray(_ values: Set<Int>) -> String {
         "[" + values.map(String.init).joined(separator: ",") + "]"
-    }
-}
-
-extension String {
-    /// The string with every occurrence of `target` replaced.
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -4,7 +4,7 @@ import CSQLite
 /// engines so that every engine agrees:
 ///
 /// - `poststore_contains(title, body, term)`: 1 when the lowercased title or body contains `term`, one
-///   already-lowercased search term. Decides the terms the trigram index cannot (see ``SQLiteSearchIndex``).
+///   already-lowercased search term. Decides every term, on the candidates the search index leaves.
 /// - `poststore_index_text(text)`: the indexed form of a title or body, for rebuilding the index in one statement.
 enum SQLiteSearchFunction {
     /// The SQL name of the matching function.

@@ -1,12 +1,13 @@
-/// The `posts_search` FTS5 trigram index: what goes into it, how it is kept, and which terms it answers exactly.
+/// The `posts_search` FTS5 trigram index: what goes into it, how it is kept, and how it narrows a search.
 ///
 /// The index holds each post's title and body lowercased with Swift's `lowercased()` (the tokenizer is
-/// case-sensitive), so a trigram phrase match of a lowercased term is exactly "the lowercased text contains the
-/// term", for terms of three or more code points. Two exceptions keep that exact:
+/// case-sensitive) and no positions (`detail = none`). A post whose lowercased text contains a term contains every
+/// trigram of the term, so "has all the trigrams of every term of three or more code points" selects a superset of
+/// the matches, which ``SQLiteSearchFunction`` then decides exactly. Two details keep it a superset:
 ///
-/// - FTS5 stops reading a value at a NUL character, so NUL is indexed as U+FFFF, a noncharacter; a term
-///   containing either is decided without the index, since the two are indistinguishable in it.
-/// - Terms of one or two code points have no trigram; they too are decided without the index.
+/// - FTS5 stops reading a value at a NUL character, so NUL is indexed as U+FFFF, a noncharacter; terms containing
+///   either are not used to narrow, since the two are indistinguishable in the index.
+/// - Terms of one or two code points have no trigram and do not narrow.
 ///
 /// A store opened without the index writes posts without it and marks it stale in `poststore_settings`; a store
 /// that keeps the index rebuilds a stale one in one statement before it relies on it again.
@@ -21,9 +22,27 @@ struct SQLiteSearchIndex {
         return String(String.UnicodeScalarView(lowercased.unicodeScalars.map { $0 == "\u{0}" ? standIn : $0 }))
     }
 
-    /// Whether the index alone decides a lowercased term exactly.
-    static func answersExactly(_ term: String) -> Bool {
-        term.unicodeScalars.count >= 3 && !term.unicodeScalars.contains { $0 == "\u{0}" || $0 == standIn }
+    /// The FTS5 query that selects the posts holding every trigram of the terms that can narrow, or `nil` when no
+    /// term can.
+    ///
+    /// - Parameter terms: Lowercased search terms.
+    /// - Returns: The trigrams as quoted FTS5 strings joined by spaces (FTS5's implicit AND), for example
+    ///   `"abc" "bcd"` for `abcd`.
+    static func matchExpression(for terms: [String]) -> String? {
+        var trigrams = Set<String>()
+        for term in terms {
+            let scalars = Array(term.unicodeScalars)
+            guard scalars.count >= 3, !scalars.contains(where: { $0 == "\u{0}" || $0 == standIn }) else { continue }
+            for start in 0...(scalars.count - 3) {
+                trigrams.insert(String(String.UnicodeScalarView(scalars[start..<(start + 3)])))
+            }
+        }
+        guard !trigrams.isEmpty else { return nil }
+        return trigrams.sorted().map {
+            "\""
+                + $0.split(separator: "\"", omittingEmptySubsequences: false)
+                .joined(separator: "\"\"") + "\""
+        }.joined(separator: " ")
     }
 
     /// The character that stands for NUL in the index.

@@ -1,0 +1,190 @@
+import Foundation
+import PostStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `swift run -c release poststore-benchmarks [--posts N] [--runs R]`: times bulk writes on every engine,
+/// side by side in one run, and prints one table.
+///
+/// Each measure runs R times on a fresh store in a temporary folder; the table shows the median, and each measure's
+/// ratio to the baseline measured in the same run (the SQLite store writing without its search index).
+@main
+struct Benchmarks {
+    struct Options {
+        var posts = 100_000
+        var runs = 3
+    }
+
+    struct Measure: Sendable {
+        let name: String
+        let run: @Sendable (_ posts: [Post], _ folder: String) async throws -> Void
+    }
+
+    static func main() async {
+        do {
+            try await run(parse(Array(CommandLine.arguments.dropFirst())))
+        } catch {
+            FileHandle.standardError.write(Data("poststore-benchmarks: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var remaining = arguments[...]
+        while let flag = remaining.popFirst() {
+            guard let value = remaining.popFirst().flatMap(Int.init), value > 0 else {
+                throw UsageError(message: "\(flag) needs a positive whole number")
+            }
+            switch flag {
+            case "--posts": options.posts = value
+            case "--runs": options.runs = value
+            default: throw UsageError(message: "unknown option \(flag); use --posts N and --runs R")
+            }
+        }
+        return options
+    }
+
+    static let measures: [Measure] = [
+        Measure(name: "SQLite, no search index (baseline)") { posts, folder in
+            try await SQLitePostStore(path: folder + "/s.sqlite", searchIndex: false).upsert(posts)
+        },
+        Measure(name: "SQLite, search index kept") { posts, folder in
+            try await SQLitePostStore(path: folder + "/s.sqlite").upsert(posts)
+        },
+        Measure(name: "SQLite, no index, then one rebuild") { posts, folder in
+            try await SQLitePostStore(path: folder + "/s.sqlite", searchIndex: false).upsert(posts)
+            _ = try SQLitePostStore(path: folder + "/s.sqlite", mode: .openExisting)
+        },
+        Measure(name: "SQLite, unchanged re-upsert") { posts, folder in
+            let store = try SQLitePostStore(path: folder + "/s.sqlite")
+            try await store.upsert(posts)
+            let start = ContinuousClock.now
+            let summary = try await store.upsert(posts)
+            precondition(summary.unchanged == posts.count)
+            throw Timed(duration: ContinuousClock.now - start)
+        },
+        Measure(name: "JSON file") { posts, folder in
+            try await JSONFilePostStore(path: folder + "/s.json").upsert(posts)
+        },
+        Measure(name: "in-memory") { posts, _ in
+            try await InMemoryPostStore().upsert(posts)
+        },
+    ]
+
+    static func run(_ options: Options) async throws {
+        let posts = generatePosts(count: options.posts)
+        print("PostStore bulk upsert of \(options.posts) posts, median of \(options.runs) runs, \(machine())")
+        print("")
+        var medians: [Duration] = []
+        for measure in measures {
+            var times: [Duration] = []
+            for _ in 0..<options.runs {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-bench-\(UUID())")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let start = ContinuousClock.now
+                do {
+                    try await measure.run(posts, folder.path)
+                    times.append(ContinuousClock.now - start)
+                } catch let timed as Timed {
+                    times.append(timed.duration)
+                }
+            }
+            medians.append(times.sorted()[times.count / 2])
+        }
+        let width = measures.map(\.name.count).max()!
+        print("measure".padding(toLength: width, withPad: " ", startingAt: 0) + "   seconds   × baseline")
+        for (measure, median) in zip(measures, medians) {
+            let seconds = Double(median.components.seconds) + Double(median.components.attoseconds) / 1e18
+            let baseline = Double(medians[0].components.seconds) + Double(medians[0].components.attoseconds) / 1e18
+            print(
+                measure.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + String(format: "   %7.3f   %9.2f", seconds, seconds / baseline)
+            )
+        }
+        try await measureQueries(posts: posts, runs: options.runs)
+        print("\npeak RSS of the whole run: \(peakResidentMegabytes()) MB")
+    }
+
+    /// Times queries on a SQLite store holding `posts`: the median of many repetitions, per query.
+    static func measureQueries(posts: [Post], runs: Int) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-bench-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try SQLitePostStore(path: folder.path + "/s.sqlite")
+        try await store.upsert(posts)
+        let rare = "Quokka"
+        let queries: [(String, PostQuery, Int)] = [
+            ("lookup by id", PostQuery(ids: [posts.count / 2]), 2000),
+            ("filter by user, 10 results", PostQuery(userIds: [posts.count / 20]), 2000),
+            ("search a rare term \"\(rare)\"", PostQuery(search: rare), 20),
+            ("search a common term \"dolor\", first 10", PostQuery(search: "dolor", limit: 10), 20),
+            ("search a common term \"dolor\", count all", PostQuery(search: "dolor"), 5),
+            ("search a two-letter term \"qu\", first 10", PostQuery(search: "qu", limit: 10), 20),
+        ]
+        print("\nquery on SQLite with \(posts.count) posts   median µs   results")
+        for (name, query, repetitions) in queries {
+            var times: [Duration] = []
+            var results = 0
+            for _ in 0..<repetitions {
+                let start = ContinuousClock.now
+                results = try await store.query(query).count
+                times.append(ContinuousClock.now - start)
+            }
+            let median = times.sorted()[times.count / 2]
+            let micros = Double(median.components.seconds) * 1e6 + Double(median.components.attoseconds) / 1e12
+            print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: "%11.1f   %7d", micros, results))
+        }
+        _ = runs
+    }
+
+    /// Posts in the JSONPlaceholder layout, about 350 bytes each, the same on every run.
+    static func generatePosts(count: Int) -> [Post] {
+        let words = ["lorem", "ipsum", "dolor", "sit", "amet", "qui", "est", "esse", "quia", "et", "suscipit",
+                     "recusandae", "consequuntur", "expedita", "reprehenderit", "molestiae", "voluptate", "nostrum"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        func sentence(_ count: Int) -> String {
+            (0..<count).map { _ in words[next() % words.count] }.joined(separator: " ")
+        }
+        return (1...count).map { id in
+            if id % 10_000 == 5_000 {
+                return Post(userId: (id - 1) / 10 + 1, id: id, title: "the quokka " + sentence(4), body: sentence(30))
+            }
+            return Post(userId: (id - 1) / 10 + 1, id: id, title: sentence(6), body: (0..<4).map { _ in sentence(8) }.joined(separator: "\n"))
+        }
+    }
+
+    static func peakResidentMegabytes() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss) / 1_048_576
+        #else
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) / 1024
+        #endif
+    }
+
+    static func machine() -> String {
+        "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
+    }
+}
+
+/// A measure that timed only part of its work reports the time by throwing this.
+struct Timed: Error {
+    let duration: Duration
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import PostStore
+
+/// `swift run poststore-quickstart [POSTS.json]`: loads a JSON array of posts (by default `Samples/posts.json`)
+/// into each of the three engines, runs one query on each, and shows that they answer the same.
+///
+/// A tour of the library API until the `poststore` command-line tool exists; the stores live in a temporary folder
+/// that is deleted at the end.
+@main
+struct QuickStart {
+    static func main() async {
+        let source = CommandLine.arguments.dropFirst().first ?? "Samples/posts.json"
+        do {
+            try await run(source: source)
+        } catch let error as PostStoreError {
+            printError("poststore-quickstart: \(error.message)")
+            exit(error.code == .invalidData ? 65 : error.code == .storeNotFound ? 66 : 74)
+        } catch {
+            printError("poststore-quickstart: \(error)")
+            exit(1)
+        }
+    }
+
+    static func run(source: String) async throws {
+        guard let data = FileManager.default.contents(atPath: source) else {
+            throw PostStoreError(.storeNotFound, "Cannot read \(source): no such file.", path: source)
+        }
+        let posts = try PostDecoding.decodeArray(from: data)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-quickstart-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let stores: [(name: String, store: any PostStoreProtocol)] = [
+            ("in-memory", InMemoryPostStore()),
+            ("JSON file", try JSONFilePostStore(path: folder.appendingPathComponent("posts.json").path)),
+            ("SQLite", try SQLitePostStore(path: folder.appendingPathComponent("posts.sqlite").path)),
+        ]
+        let query = PostQuery(userIds: [1], search: "dolor", sort: .title)
+        print("Loaded \(posts.count) posts from \(source).")
+        print("Query: user 1, search \"dolor\", sorted by title.\n")
+
+        var answers: [[Post]] = []
+        for (name, store) in stores {
+            let first = try await store.upsert(posts)
+            let again = try await store.upsert(posts)
+            let answer = try await store.query(query)
+            answers.append(answer)
+            print(
+                "\(name): first upsert inserted \(first.inserted), second left \(again.unchanged) unchanged;",
+                "\(answer.count) posts match"
+            )
+        }
+        print("")
+        for post in answers[0] {
+            print("  #\(post.id)  \(post.title)")
+        }
+        let agree = answers.allSatisfy { $0 == answers[0] }
+        print(agree ? "\nAll three engines gave the same answer." : "\nThe engines disagree: this is a bug.")
+        if !agree { exit(1) }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
