@@ -9,6 +9,9 @@ let mainPackagePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 let package = Package(
     name: "PostStoreBenchmarks",
     platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "poststore-benchmarks", targets: ["PostStoreBenchmarks"])
+    ],
     dependencies: [
         .package(path: mainPackagePath.path)
     ],

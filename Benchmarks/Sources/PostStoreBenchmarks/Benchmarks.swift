@@ -7,8 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// `swift run -c release poststore-benchmarks [--posts N] [--runs R]`: times bulk writes on every engine,
-/// side by side in one run, and prints one table.
+/// `swift run -c release --package-path Benchmarks poststore-benchmarks [--posts N] [--runs R]`: times bulk writes
+/// on every engine side by side in one run, then queries on SQLite, and prints the tables.
 ///
 /// Each measure runs R times on a fresh store in a temporary folder; the table shows the median, and each measure's
 /// ratio to the baseline measured in the same run (the SQLite store writing without its search index).
@@ -107,12 +107,12 @@ struct Benchmarks {
                     + String(format: "   %7.3f   %9.2f", seconds, seconds / baseline)
             )
         }
-        try await measureQueries(posts: posts, runs: options.runs)
+        try await measureQueries(posts: posts)
         print("\npeak RSS of the whole run: \(peakResidentMegabytes()) MB")
     }
 
     /// Times queries on a SQLite store holding `posts`: the median of many repetitions, per query.
-    static func measureQueries(posts: [Post], runs: Int) async throws {
+    static func measureQueries(posts: [Post]) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-bench-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -140,7 +140,6 @@ struct Benchmarks {
             let micros = Double(median.components.seconds) * 1e6 + Double(median.components.attoseconds) / 1e12
             print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: "%11.1f   %7d", micros, results))
         }
-        _ = runs
     }
 
     /// Posts in the JSONPlaceholder layout, about 350 bytes each, the same on every run.
@@ -156,7 +155,7 @@ struct Benchmarks {
             (0..<count).map { _ in words[next() % words.count] }.joined(separator: " ")
         }
         return (1...count).map { id in
-            if id % 10_000 == 5_000 {
+            if id % 1_000 == 500 {
                 return Post(userId: (id - 1) / 10 + 1, id: id, title: "the quokka " + sentence(4), body: sentence(30))
             }
             return Post(userId: (id - 1) / 10 + 1, id: id, title: sentence(6), body: (0..<4).map { _ in sentence(8) }.joined(separator: "\n"))

@@ -39,7 +39,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     ///     ``PostStoreError/Code/storeBusy``.
     ///   - searchIndex: Whether to keep the text-search index (the default). Without it, writes are cheaper and
     ///     searches scan every post (same results, slower); the index is then marked stale, and the next store
-    ///     opened with it rebuilds it in one pass, which is also the fastest way to bulk-load.
+    ///     opened with it rebuilds it in one pass.
     /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore` (also for another application's database),
     ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`, `storeBusy`.
     public init(

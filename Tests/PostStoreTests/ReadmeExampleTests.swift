@@ -1,0 +1,24 @@
+import PostStore
+import Testing
+
+/// README's library example, as written there, so the README cannot drift from the API.
+@Suite("README")
+struct ReadmeExampleTests {
+    @Test("the library example does what README says")
+    func libraryExample() async throws {
+        let store: any PostStoreProtocol = InMemoryPostStore()
+
+        let summary = try await store.upsert([
+            Post(userId: 1, id: 1, title: "Hello", body: "First post"),
+            Post(userId: 1, id: 2, title: "Qui est esse", body: "est rerum tempore vitae"),
+            Post(userId: 2, id: 3, title: "Ea molestias", body: "et iusto sed quo iure"),
+        ])
+        #expect(String(describing: summary) == "WriteSummary(inserted: 3, updated: 0, unchanged: 0, deleted: 0)")
+
+        let hits = try await store.query(PostQuery(userIds: [1], search: "EST", sort: .title))
+        #expect(hits.map(\.id) == [2])
+
+        try await store.delete(ids: [3])
+        #expect(try await store.count() == 2)
+    }
+}
