@@ -138,14 +138,19 @@ struct Benchmarks {
             }
             let median = times.sorted()[times.count / 2]
             let micros = Double(median.components.seconds) * 1e6 + Double(median.components.attoseconds) / 1e12
-            print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: "%11.1f   %7d", micros, results))
+            print(
+                name.padding(toLength: 44, withPad: " ", startingAt: 0)
+                    + String(format: "%11.1f   %7d", micros, results)
+            )
         }
     }
 
     /// Posts in the JSONPlaceholder layout, about 350 bytes each, the same on every run.
     static func generatePosts(count: Int) -> [Post] {
-        let words = ["lorem", "ipsum", "dolor", "sit", "amet", "qui", "est", "esse", "quia", "et", "suscipit",
-                     "recusandae", "consequuntur", "expedita", "reprehenderit", "molestiae", "voluptate", "nostrum"]
+        let words = [
+            "lorem", "ipsum", "dolor", "sit", "amet", "qui", "est", "esse", "quia", "et", "suscipit",
+            "recusandae", "consequuntur", "expedita", "reprehenderit", "molestiae", "voluptate", "nostrum",
+        ]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -158,7 +163,12 @@ struct Benchmarks {
             if id % 1_000 == 500 {
                 return Post(userId: (id - 1) / 10 + 1, id: id, title: "the quokka " + sentence(4), body: sentence(30))
             }
-            return Post(userId: (id - 1) / 10 + 1, id: id, title: sentence(6), body: (0..<4).map { _ in sentence(8) }.joined(separator: "\n"))
+            return Post(
+                userId: (id - 1) / 10 + 1,
+                id: id,
+                title: sentence(6),
+                body: (0..<4).map { _ in sentence(8) }.joined(separator: "\n")
+            )
         }
     }
 
