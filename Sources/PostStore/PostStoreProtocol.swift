@@ -18,7 +18,9 @@
 /// each engine; a new engine joins by adding itself to that suite's list.
 ///
 /// - **Atomic writes.** ``apply(_:)`` and everything built on it write all of the change set or nothing: a failed
-///   write leaves the store exactly as it was. Once it returns, the write is durable.
+///   write leaves the store exactly as it was. Once it returns, the write survives a crash of the process; how it
+///   fares in a power loss is the engine's to say (SQLite in WAL mode with `synchronous = NORMAL` may lose the
+///   last commits then, but never corrupts the store).
 /// - **Validation first.** A change set naming an id twice is refused with
 ///   ``PostStoreError/Code/constraintViolation`` before anything is written (see ``PostChangeSet/validate()``).
 /// - **Counting.** An upserted post is `inserted` when its id is new, `updated` when the stored post differs in any
