@@ -22,7 +22,7 @@ struct QuickStart {
     }
 
     static func run(source: String) async throws {
-        guard let data = FileManager.default.contents(atPath: source) else {
+        guard let data = try LocalFileSystem().contentsOfFile(atPath: source) else {
             throw PostStoreError(.storeNotFound, "Cannot read \(source): no such file.", path: source)
         }
         let posts = try PostDecoding.decodeArray(from: data)

@@ -12,6 +12,9 @@ public enum PostDecoding {
     /// - Throws: ``PostStoreError/Code/invalidData`` naming the first bad record (its index and, when it has one,
     ///   its id) and the field.
     public static func decodeArray(from data: Data) throws(PostStoreError) -> [Post] {
+        if data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+            throw PostStoreError(.invalidData, "The data is empty, not a JSON array of posts.")
+        }
         do {
             return try JSONDecoder().decode([Post].self, from: data)
         } catch let error as DecodingError {

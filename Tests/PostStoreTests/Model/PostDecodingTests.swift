@@ -15,7 +15,8 @@ struct PostDecodingTests {
     }
 
     static let badPayloads: [(json: String, message: String)] = [
-        ("", "The data is not valid JSON"),
+        ("", "The data is empty"),
+        (" \n", "The data is empty"),
         ("[{", "The data is not valid JSON"),
         (#"{"userId": 1}"#, "The data must be an array, found an object."),
         (#"[1]"#, "The post at index 0 must be an object, found a number."),
