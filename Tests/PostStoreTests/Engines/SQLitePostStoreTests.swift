@@ -220,3 +220,68 @@ struct SQLiteQueryPlanTests {
         #expect(second.sql == first.sql)
     }
 }
+
+@Suite("SQLite store against the outside world")
+struct SQLiteOutsideWorldTests {
+    @Test("a store whose file is deleted while open refuses to write, instead of writing into the void")
+    func deletedWhileOpen() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let store = try SQLitePostStore(path: path)
+        try await store.upsert(SamplePosts.make(count: 1))
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
+        #expect(error?.code == .storeNotFound)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("opening an up-to-date store only reads, so it works while another process holds the write lock")
+    func openWhileAnotherWrites() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        try await SQLitePostStore(path: path).upsert(SamplePosts.make(count: 3))
+        let blocker = try SQLiteConnection(path: path, create: false, busyTimeout: .seconds(1))
+        try blocker.execute("BEGIN IMMEDIATE; DELETE FROM sync_state")
+        let reader = try SQLitePostStore(path: path, mode: .openExisting, busyTimeout: .milliseconds(100))
+        #expect(try await reader.count() == 3)
+        #expect(try await reader.query(PostQuery(search: "lorem")).count <= 3)
+        try blocker.execute("ROLLBACK")
+    }
+
+    @Test("posts written by the sqlite3 shell: PostStore's next write heals the index, and a rebuild finds them")
+    func postsWrittenByAnotherTool() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let store = try SQLitePostStore(path: path)
+        try await store.upsert([Post(userId: 1, id: 1, title: "original", body: "text")])
+        _ = try sqlite3(path, "INSERT INTO posts VALUES (2, 1, 'Handmade', 'by the shell')")
+        _ = try sqlite3(path, "UPDATE posts SET title = 'Edited by hand' WHERE id = 1")
+
+        // Not indexed yet, so an index-narrowed search misses it; the id filter and count see it.
+        #expect(try await store.query(PostQuery(search: "handmade")) == [])
+        #expect(try await store.count() == 2)
+
+        // Deleting the shell's post makes FTS5 remove text it never indexed; the write heals the index and succeeds.
+        #expect(
+            try await store.upsert([Post(userId: 1, id: 1, title: "final", body: "text")]) == WriteSummary(updated: 1)
+        )
+        #expect(try await store.query(PostQuery(search: "handmade")).map(\.id) == [2])
+        #expect(try await store.query(PostQuery(search: "final")).map(\.id) == [1])
+        #expect(try sqlite3(path, "INSERT INTO posts_search (posts_search) VALUES ('integrity-check')") == "")
+
+        _ = try sqlite3(path, "INSERT INTO posts VALUES (3, 1, 'Another handmade', '')")
+        try await store.rebuildSearchIndex()
+        #expect(try await store.query(PostQuery(search: "handmade")).map(\.id) == [2, 3])
+    }
+
+    @Test("a store with a table missing is refused at open as damaged")
+    func missingTable() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        _ = try SQLitePostStore(path: path)
+        _ = try sqlite3(path, "DROP TABLE posts")
+        let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path, mode: .openExisting) }
+        #expect(error?.code == .corruptStore)
+        #expect(error?.message.contains("posts table is missing") == true)
+    }
+}

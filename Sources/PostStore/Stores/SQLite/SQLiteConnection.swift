@@ -108,6 +108,12 @@ final class SQLiteConnection {
         return try body()
     }
 
+    /// Whether the database file was deleted or renamed since the connection opened it.
+    func fileHasMoved() -> Bool {
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
+    }
+
     /// Registers a deterministic SQL function of `arity` text arguments that returns an integer.
     ///
     /// - Parameters:

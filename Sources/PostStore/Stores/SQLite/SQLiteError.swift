@@ -13,6 +13,9 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The primary result code: the low byte of ``extendedCode``.
     public var primaryCode: Int32 { extendedCode & 0xFF }
 
+    /// Whether a virtual table (the FTS5 search index) found its data inconsistent: `SQLITE_CORRUPT_VTAB`.
+    var isCorruptVirtualTable: Bool { extendedCode == SQLITE_CORRUPT | (1 << 8) }
+
     /// Creates an error from a result code and a message.
     public init(extendedCode: Int32, message: String) {
         self.extendedCode = extendedCode

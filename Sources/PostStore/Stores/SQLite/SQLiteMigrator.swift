@@ -49,7 +49,13 @@ struct SQLiteMigrator {
     }
 
     /// Applies every pending migration; call ``checkCanOpen(_:)`` first.
+    ///
+    /// An up-to-date database is only read, so opening one needs no write lock and works on a read-only file.
     func migrate(_ connection: SQLiteConnection) throws {
+        if try userTables(connection).contains("poststore_migrations"), try status(connection).pending.isEmpty {
+            try checkSchema(connection)
+            return
+        }
         try connection.writeTransaction {
             try checkCanOpen(connection)
             if try !userTables(connection).contains("poststore_migrations") {
@@ -71,6 +77,25 @@ struct SQLiteMigrator {
                 }
                 try connection.execute("PRAGMA user_version = \(migration.version)")
             }
+        }
+        try checkSchema(connection)
+    }
+
+    /// The tables PostStore's code relies on once every migration is applied.
+    static let requiredTables = ["posts", "posts_search", "sync_state", "poststore_settings"]
+
+    /// Checks that the tables the store relies on exist, so a damaged schema is refused at open rather than failing
+    /// later with a confusing error.
+    private func checkSchema(_ connection: SQLiteConnection) throws {
+        guard migrations.count == SQLiteMigration.all.count else { return }  // Tests build partial schemas.
+        let missing = Set(Self.requiredTables).subtracting(try userTables(connection))
+        guard missing.isEmpty else {
+            throw PostStoreError(
+                .corruptStore,
+                "The SQLite store \(connection.path) is damaged: its \(missing.sorted().joined(separator: ", ")) "
+                    + "table is missing although every migration is recorded. It was left untouched.",
+                path: connection.path
+            )
         }
     }
 

@@ -78,7 +78,15 @@ public actor SQLitePostStore: PostStoreProtocol {
             )
             // Reading first turns a file that is not a database, or not ours, into a clear error before any write.
             try migrator.checkCanOpen(connection)
-            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            // Switching to WAL writes the file's header; a file already in WAL mode is left alone (and a read-only
+            // one can still be opened to read).
+            let journalMode = try connection.withStatement("PRAGMA journal_mode") { statement throws(SQLiteError) in
+                try statement.rows { $0.text(at: 0) }
+            }
+            if journalMode != ["wal"] {
+                try connection.execute("PRAGMA journal_mode = WAL")
+            }
+            try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
             try SQLiteSearchFunction.register(on: connection)
             try migrator.migrate(connection)
             let index = SQLiteSearchIndex(connection: connection)
@@ -94,32 +102,30 @@ public actor SQLitePostStore: PostStoreProtocol {
     @discardableResult
     public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
         try changes.validate()
-        return try sqlite {
-            try connection.writeTransaction {
-                let indexing = try prepareSearchIndexForWrite(changes)
-                var summary = WriteSummary()
-                for post in changes.upserts {
-                    switch try storedPost(id: post.id) {
-                    case nil:
-                        try insert(post, indexing: indexing)
-                        summary.inserted += 1
-                    case let stored? where stored == post:
-                        summary.unchanged += 1
-                    case let stored?:
-                        try replace(stored, with: post, indexing: indexing)
-                        summary.updated += 1
-                    }
+        return try write {
+            let indexing = try prepareSearchIndexForWrite(changes)
+            var summary = WriteSummary()
+            for post in changes.upserts {
+                switch try storedPost(id: post.id) {
+                case nil:
+                    try insert(post, indexing: indexing)
+                    summary.inserted += 1
+                case let stored? where stored == post:
+                    summary.unchanged += 1
+                case let stored?:
+                    try replace(stored, with: post, indexing: indexing)
+                    summary.updated += 1
                 }
-                for id in changes.deletions.sorted() {
-                    guard let stored = try storedPost(id: id) else { continue }
-                    try delete(stored, indexing: indexing)
-                    summary.deleted += 1
-                }
-                if let state = changes.syncState {
-                    try save(state)
-                }
-                return summary
             }
+            for id in changes.deletions.sorted() {
+                guard let stored = try storedPost(id: id) else { continue }
+                try delete(stored, indexing: indexing)
+                summary.deleted += 1
+            }
+            if let state = changes.syncState {
+                try save(state)
+            }
+            return summary
         }
     }
 
@@ -132,9 +138,14 @@ public actor SQLitePostStore: PostStoreProtocol {
         return try sqlite {
             guard keepsSearchIndex, SQLiteSearchIndex.matchExpression(for: TextSearch(query.search).terms) != nil
             else { return try run(SQLiteQueryPlan(query, usingSearchIndex: false)) }
-            // The index's state and the query must come from one snapshot.
-            return try connection.readTransaction {
-                try run(SQLiteQueryPlan(query, usingSearchIndex: searchIndex.isCurrent()))
+            do {
+                // The index's state and the query must come from one snapshot.
+                return try connection.readTransaction {
+                    try run(SQLiteQueryPlan(query, usingSearchIndex: searchIndex.isCurrent()))
+                }
+            } catch let error as SQLiteError where error.isCorruptVirtualTable {
+                // The index disagrees with the posts (see `write`); the posts alone still give the right answer.
+                return try run(SQLiteQueryPlan(query, usingSearchIndex: false))
             }
         }
     }
@@ -149,19 +160,28 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     public func removeAll() throws {
-        try sqlite {
-            try connection.writeTransaction {
-                // An empty index is current, whether or not this store keeps it.
-                try connection.execute(
-                    """
-                    DELETE FROM posts;
-                    DELETE FROM sync_state;
-                    DELETE FROM poststore_settings WHERE key = 'search_index';
-                    """
-                )
-                try searchIndex.removeAll()
-            }
+        try write {
+            // An empty index is current, whether or not this store keeps it.
+            try connection.execute(
+                """
+                DELETE FROM posts;
+                DELETE FROM sync_state;
+                DELETE FROM poststore_settings WHERE key = 'search_index';
+                """
+            )
+            try searchIndex.removeAll()
         }
+    }
+
+    /// Rebuilds the search index from the posts, in one transaction.
+    ///
+    /// PostStore keeps the index itself, so this is needed only after posts were written by another tool, such as
+    /// the `sqlite3` shell: until then such posts may be missing from search results. (A write through PostStore
+    /// that finds the index out of step with the posts rebuilds it by itself.)
+    ///
+    /// - Throws: ``PostStoreError``.
+    public func rebuildSearchIndex() throws {
+        try write { try searchIndex.rebuild() }
     }
 
     public func syncState(for source: String) throws -> SyncState? {
@@ -289,6 +309,30 @@ public actor SQLitePostStore: PostStoreProtocol {
 
     private static func readPost(_ row: SQLiteStatement) -> Post {
         Post(userId: row.int(at: 1), id: row.int(at: 0), title: row.text(at: 2), body: row.text(at: 3))
+    }
+
+    /// Runs `body` in a write transaction, refusing a store whose file was deleted while open and healing a search
+    /// index that disagrees with the posts.
+    ///
+    /// The index can disagree only when another tool wrote the posts table; FTS5 then reports `SQLITE_CORRUPT_VTAB`
+    /// when PostStore removes text that was never indexed. The write is rolled back, the index rebuilt from the
+    /// posts in its own transaction, and the write tried once more.
+    private func write<Result>(_ body: () throws -> Result) throws -> Result {
+        if connection.fileHasMoved() {
+            throw PostStoreError(
+                .storeNotFound,
+                "The SQLite store \(path) was deleted or moved while it was open; nothing was written.",
+                path: path
+            )
+        }
+        return try sqlite {
+            do {
+                return try connection.writeTransaction(body)
+            } catch let error as SQLiteError where error.isCorruptVirtualTable {
+                try connection.writeTransaction { try searchIndex.rebuild() }
+                return try connection.writeTransaction(body)
+            }
+        }
     }
 
     /// Runs SQLite work, turning a ``SQLiteError`` into the ``PostStoreError`` callers see.
