@@ -58,12 +58,15 @@ public enum PostDecoding {
             return "\(subject) \(problem)."
         }
         let index = path[recordDepth].intValue!
-        let id = recordId(at: path[...recordDepth], in: data).map { " (id \($0))" } ?? ""
+        // A store document also holds sync states; anything else in an array is a post.
+        let isSyncState = recordDepth > path.startIndex && path[recordDepth - 1].stringValue == "syncStates"
+        let record = isSyncState ? "sync state" : "post"
+        let id = isSyncState ? "" : recordId(at: path[...recordDepth], in: data).map { " (id \($0))" } ?? ""
         let field = path[(recordDepth + 1)...]
         if field.isEmpty {
-            return "The post at index \(index)\(id) \(problem)."
+            return "The \(record) at index \(index)\(id) \(problem)."
         }
-        return "The post at index \(index)\(id): field \"\(dotted(field))\" \(problem)."
+        return "The \(record) at index \(index)\(id): field \"\(dotted(field))\" \(problem)."
     }
 
     private static func dotted(_ path: some Collection<any CodingKey>) -> String {

@@ -6,6 +6,9 @@ public import Foundation
 /// system's file functions. Paths are plain POSIX paths. Every method throws ``PostStoreError`` with the path and
 /// the system's reason.
 public protocol FileSystemProtocol: Sendable {
+    /// Returns `path` with every symbolic link in it resolved, or `path` itself when no file is there yet.
+    func resolvingSymbolicLinks(inPath path: String) throws -> String
+
     /// Reads a whole file.
     ///
     /// - Parameter path: The file.
@@ -19,7 +22,13 @@ public protocol FileSystemProtocol: Sendable {
     func identityOfFile(atPath path: String) throws -> FileIdentity?
 
     /// Creates a file that must not exist yet and writes `contents` into it (not yet flushed to disk).
-    func writeNewFile(atPath path: String, contents: Data) throws
+    ///
+    /// - Parameters:
+    ///   - path: The new file.
+    ///   - contents: Its bytes.
+    ///   - permissions: Its permission bits exactly (for example `0o600`), or `nil` for the default `0o644` less
+    ///     the process's umask.
+    func writeNewFile(atPath path: String, contents: Data, permissions: UInt16?) throws
 
     /// Flushes a file's contents to the disk (`fsync`).
     func synchronizeFile(atPath path: String) throws
@@ -50,7 +59,7 @@ public protocol FileSystemProtocol: Sendable {
     ) throws -> Result
 }
 
-/// What identifies one version of a file: its device, inode, size and modification time.
+/// What identifies one version of a file: its device, inode, size and modification time; and its permissions.
 public struct FileIdentity: Sendable, Hashable {
     /// The device the file is on.
     public var device: UInt64
@@ -60,12 +69,15 @@ public struct FileIdentity: Sendable, Hashable {
     public var size: Int64
     /// The modification time, in nanoseconds since 1970.
     public var modificationNanoseconds: Int64
+    /// The permission bits, for example `0o644`.
+    public var permissions: UInt16
 
     /// Creates an identity.
-    public init(device: UInt64, inode: UInt64, size: Int64, modificationNanoseconds: Int64) {
+    public init(device: UInt64, inode: UInt64, size: Int64, modificationNanoseconds: Int64, permissions: UInt16) {
         self.device = device
         self.inode = inode
         self.size = size
         self.modificationNanoseconds = modificationNanoseconds
+        self.permissions = permissions
     }
 }

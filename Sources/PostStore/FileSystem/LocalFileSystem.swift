@@ -13,6 +13,15 @@ public struct LocalFileSystem: FileSystemProtocol {
     /// Creates the live file system.
     public init() {}
 
+    public func resolvingSymbolicLinks(inPath path: String) throws -> String {
+        guard let resolved = realpath(path, nil) else {
+            if errno == ENOENT { return path }
+            throw Self.failure("Cannot resolve", path)
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     public func contentsOfFile(atPath path: String) throws -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
@@ -48,14 +57,18 @@ public struct LocalFileSystem: FileSystemProtocol {
             device: UInt64(info.st_dev),
             inode: UInt64(info.st_ino),
             size: Int64(info.st_size),
-            modificationNanoseconds: modified
+            modificationNanoseconds: modified,
+            permissions: UInt16(info.st_mode & 0o7777)
         )
     }
 
-    public func writeNewFile(atPath path: String, contents: Data) throws {
+    public func writeNewFile(atPath path: String, contents: Data, permissions: UInt16?) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor < 0 { throw Self.failure("Cannot create", path) }
         defer { close(descriptor) }
+        if let permissions, fchmod(descriptor, mode_t(permissions)) != 0 {
+            throw Self.failure("Cannot set the permissions of", path)
+        }
         try contents.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < bytes.count {

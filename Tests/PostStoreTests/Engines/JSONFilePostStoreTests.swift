@@ -126,6 +126,15 @@ struct JSONFilePostStoreTests {
             #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 3, "title": "", "body": ""}, {"userId": 1, "id": 3, "title": "", "body": ""}]}"#,
             .corruptStore, "repeats id 3"
         ),
+        (
+            "format version 0", #"{"format": "poststore-json", "formatVersion": 0, "posts": []}"#, .corruptStore,
+            "1 or more"
+        ),
+        (
+            "a bad sync state",
+            #"{"format": "poststore-json", "formatVersion": 1, "posts": [], "syncStates": [{"source": 1}]}"#,
+            .corruptStore, #"The sync state at index 0: field "source" must be a string"#
+        ),
         ("invalid UTF-8", "{\"format\": \"poststore-json\u{FFFD}", .corruptStore, "JSON"),
     ]
 
@@ -180,6 +189,24 @@ struct JSONFilePostStoreTests {
         }
         #expect(try await first.count() == 200)
         #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 200)
+    }
+
+    @Test("a store opened through a symbolic link writes the file the link points to, and keeps its permissions")
+    func symbolicLinksAndPermissions() async throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("real"), withIntermediateDirectories: true)
+        let real = directory.file("real/posts.json")
+        let link = directory.file("posts.json")
+        try await JSONFilePostStore(path: real).upsert(SamplePosts.make(count: 1))
+        #expect(chmod(real, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+
+        let store = try JSONFilePostStore(path: link)
+        try await store.upsert(SamplePosts.make(count: 2, firstId: 10))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real, "the link is still a link")
+        #expect(try await JSONFilePostStore(path: real).count() == 3)
+        #expect(try LocalFileSystem().identityOfFile(atPath: real)?.permissions == 0o600)
+        #expect(try directory.entries() == ["posts.json", "real"], "the lock file sits beside the real file")
     }
 
     @Test("a write waits for the lock only up to its timeout, then reports the store busy")

@@ -29,18 +29,20 @@ final class FailingFileSystem: FileSystemProtocol {
         }
     }
 
+    func resolvingSymbolicLinks(inPath path: String) throws -> String { try real.resolvingSymbolicLinks(inPath: path) }
+
     func contentsOfFile(atPath path: String) throws -> Data? { try real.contentsOfFile(atPath: path) }
 
     func identityOfFile(atPath path: String) throws -> FileIdentity? { try real.identityOfFile(atPath: path) }
 
-    func writeNewFile(atPath path: String, contents: Data) throws {
+    func writeNewFile(atPath path: String, contents: Data, permissions: UInt16?) throws {
         try check(.writeNewFile, path)
         if failing.withLock({ $0 }) == .writeNewFilePartially {
             // A full disk: half the bytes reach the file, then the write fails.
-            try real.writeNewFile(atPath: path, contents: contents.prefix(contents.count / 2))
+            try real.writeNewFile(atPath: path, contents: contents.prefix(contents.count / 2), permissions: permissions)
             throw PostStoreError(.ioFailure, "Injected: no space left on device for \(path).", path: path)
         }
-        try real.writeNewFile(atPath: path, contents: contents)
+        try real.writeNewFile(atPath: path, contents: contents, permissions: permissions)
     }
 
     func synchronizeFile(atPath path: String) throws {

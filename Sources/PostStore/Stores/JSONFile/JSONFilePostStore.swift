@@ -19,8 +19,12 @@ import Foundation
 /// try await store.upsert(posts)
 /// ```
 public actor JSONFilePostStore: PostStoreProtocol {
-    /// The store's file.
+    /// The store's file, as given.
     public nonisolated let path: String
+
+    /// The file itself: `path` with symbolic links resolved, so writes replace the file a link points to rather
+    /// than the link, and every path to one file shares one lock.
+    private let file: String
 
     private let mode: StoreOpenMode
     private let fileSystem: any FileSystemProtocol
@@ -43,21 +47,23 @@ public actor JSONFilePostStore: PostStoreProtocol {
         fileSystem: any FileSystemProtocol = LocalFileSystem(),
         lockTimeout: Duration = .seconds(30)
     ) throws {
+        let file = try fileSystem.resolvingSymbolicLinks(inPath: path)
         self.path = path
+        self.file = file
         self.mode = mode
         self.fileSystem = fileSystem
         self.lockTimeout = lockTimeout
-        if try fileSystem.identityOfFile(atPath: path) == nil {
+        if try fileSystem.identityOfFile(atPath: file) == nil {
             guard mode == .createIfMissing else {
                 throw PostStoreError(.storeNotFound, "There is no JSON store at \(path).", path: path)
             }
-            try Self.locked(fileSystem, path, lockTimeout) {
-                if try fileSystem.identityOfFile(atPath: path) == nil {
-                    try Self.replaceFile(path, with: StoreContents(), in: fileSystem)
+            try Self.locked(fileSystem, file, lockTimeout) {
+                if try fileSystem.identityOfFile(atPath: file) == nil {
+                    try Self.replaceFile(file, with: StoreContents(), in: fileSystem)
                 }
             }
         }
-        cache = try Self.read(path, mode, fileSystem, cached: nil)
+        cache = try Self.read(file, mode, fileSystem, cached: nil)
     }
 
     @discardableResult
@@ -94,7 +100,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
 
     /// The file's contents, parsed again only when the file changed since the last read.
     private func current() throws -> StoreContents {
-        cache = try Self.read(path, mode, fileSystem, cached: cache)
+        cache = try Self.read(file, mode, fileSystem, cached: cache)
         return cache!.contents
     }
 
@@ -103,17 +109,17 @@ public actor JSONFilePostStore: PostStoreProtocol {
     /// When `change` leaves the contents as they were, the file is not written, so an unchanged re-sync touches
     /// nothing.
     private func write<Result>(_ change: (inout StoreContents) throws -> Result) throws -> Result {
-        try Self.locked(fileSystem, path, lockTimeout) {
-            let fresh = try Self.read(path, mode, fileSystem, cached: cache)
+        try Self.locked(fileSystem, file, lockTimeout) {
+            let fresh = try Self.read(file, mode, fileSystem, cached: cache)
             var contents = fresh.contents
             let result = try change(&contents)
             guard contents != fresh.contents else {
                 cache = fresh
                 return result
             }
-            try Self.removeStaleTemporaryFiles(of: path, in: fileSystem)
-            try Self.replaceFile(path, with: contents, in: fileSystem)
-            cache = try fileSystem.identityOfFile(atPath: path).map { ($0, contents) }
+            try Self.removeStaleTemporaryFiles(of: file, in: fileSystem)
+            try Self.replaceFile(file, with: contents, in: fileSystem)
+            cache = try fileSystem.identityOfFile(atPath: file).map { ($0, contents) }
             return result
         }
     }
@@ -155,8 +161,14 @@ public actor JSONFilePostStore: PostStoreProtocol {
     ) throws {
         let (folder, name) = split(path)
         let temporary = folder + "/" + temporaryPrefix(of: name) + UUID().uuidString
+        // The new file keeps the old one's permissions, so a private store stays private.
+        let permissions = try fileSystem.identityOfFile(atPath: path)?.permissions
         do {
-            try fileSystem.writeNewFile(atPath: temporary, contents: JSONStoreDocument.encode(contents))
+            try fileSystem.writeNewFile(
+                atPath: temporary,
+                contents: JSONStoreDocument.encode(contents),
+                permissions: permissions
+            )
             try fileSystem.synchronizeFile(atPath: temporary)
             try fileSystem.moveItem(atPath: temporary, toPath: path)
         } catch {

@@ -58,8 +58,8 @@ public enum JSONStoreDocument {
         } catch {
             throw corrupt("It is not a JSON object.", cause: error)
         }
-        guard header.format == formatName, let version = header.formatVersion else {
-            throw corrupt("It has no \"format\": \"\(formatName)\" and \"formatVersion\".")
+        guard header.format == formatName, let version = header.formatVersion, version >= 1 else {
+            throw corrupt("It has no \"format\": \"\(formatName)\" and a \"formatVersion\" of 1 or more.")
         }
         guard version <= currentVersion else {
             throw PostStoreError(
