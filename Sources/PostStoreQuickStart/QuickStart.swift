@@ -8,13 +8,25 @@ import PostStore
 /// that is deleted at the end.
 @main
 struct QuickStart {
+    static let usage = "usage: poststore-quickstart [POSTS.json]   (default: Samples/posts.json)"
+
     static func main() async {
-        let source = CommandLine.arguments.dropFirst().first ?? "Samples/posts.json"
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
+            print(usage)
+            return
+        }
+        guard arguments.count <= 1, !(arguments.first?.hasPrefix("-") ?? false) else {
+            printError("poststore-quickstart: unexpected arguments \(arguments.joined(separator: " ")).\n\(usage)")
+            exit(64)
+        }
+        let source = arguments.first ?? "Samples/posts.json"
         do {
             try await run(source: source)
         } catch let error as PostStoreError {
-            printError("poststore-quickstart: \(error.message)")
-            exit(error.code == .invalidData ? 65 : error.code == .storeNotFound ? 66 : 74)
+            let bad: Set<PostStoreError.Code> = [.invalidData, .constraintViolation]
+            printError("poststore-quickstart: \(bad.contains(error.code) ? "\(source): " : "")\(error.message)")
+            exit(bad.contains(error.code) ? 65 : error.code == .storeNotFound ? 66 : 74)
         } catch {
             printError("poststore-quickstart: \(error)")
             exit(1)
@@ -26,6 +38,7 @@ struct QuickStart {
             throw PostStoreError(.storeNotFound, "Cannot read \(source): no such file.", path: source)
         }
         let posts = try PostDecoding.decodeArray(from: data)
+        try PostChangeSet(upserts: posts).validate()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-quickstart-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -36,7 +49,7 @@ struct QuickStart {
             ("SQLite", try SQLitePostStore(path: folder.appendingPathComponent("posts.sqlite").path)),
         ]
         let query = PostQuery(userIds: [1], search: "dolor", sort: .title)
-        print("Loaded \(posts.count) posts from \(source).")
+        print("Loaded \(posts.count) post\(posts.count == 1 ? "" : "s") from \(source).")
         print("Query: user 1, search \"dolor\", sorted by title.\n")
 
         var answers: [[Post]] = []

@@ -37,13 +37,16 @@ struct Benchmarks {
         var options = Options()
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
+            guard ["--posts", "--runs"].contains(flag) else {
+                throw UsageError(message: "unknown option \(flag); usage: poststore-benchmarks [--posts N] [--runs R]")
+            }
             guard let value = remaining.popFirst().flatMap(Int.init), value > 0 else {
                 throw UsageError(message: "\(flag) needs a positive whole number")
             }
             switch flag {
             case "--posts": options.posts = value
             case "--runs": options.runs = value
-            default: throw UsageError(message: "unknown option \(flag); use --posts N and --runs R")
+            default: break
             }
         }
         return options
@@ -184,7 +187,8 @@ struct Benchmarks {
     }
 
     static func machine() -> String {
-        "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
+        let gibibytes = Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30)
+        return "\(ProcessInfo.processInfo.activeProcessorCount) cores, " + String(format: "%.1f GiB", gibibytes)
     }
 }
 

@@ -75,9 +75,9 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
-    /// The message, followed by the underlying cause when there is one.
+    /// The code, the message and the underlying cause when there is one, for logs; show people ``message``.
     public var description: String {
-        guard let cause else { return message }
-        return "\(message) (\(cause))"
+        guard let cause else { return "\(code): \(message)" }
+        return "\(code): \(message) (\(cause))"
     }
 }
