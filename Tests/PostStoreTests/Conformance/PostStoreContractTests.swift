@@ -312,6 +312,23 @@ struct PostStoreContractTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func sourcesDifferingOnlyInNormalizationAreTwoSources(kind: StoreKind) async throws {
+        try await withStore(kind) { store, directory async throws in
+            let composed = SyncState(source: "caf\u{E9}.json", etag: "1", syncedAt: Date(timeIntervalSince1970: 1))
+            let decomposed = SyncState(source: "cafe\u{301}.json", etag: "2", syncedAt: Date(timeIntervalSince1970: 2))
+            try await store.saveSyncState(composed)
+            try await store.saveSyncState(decomposed)
+            let reopened = try kind.reopen(in: directory) ?? store
+            #expect(try await reopened.syncStates().map(\.etag) == ["2", "1"])
+            #expect(try await reopened.syncState(for: composed.source)?.etag == "1")
+            #expect(
+                try await reopened.syncState(for: decomposed.source).map { Array($0.source.utf8) }
+                    == Array(decomposed.source.utf8)
+            )
+        }
+    }
+
     // MARK: - Persistence and concurrency
 
     @Test(arguments: StoreKind.allCases.filter(\.isPersistent))

@@ -135,6 +135,11 @@ struct JSONFilePostStoreTests {
             #"{"format": "poststore-json", "formatVersion": 1, "posts": [], "syncStates": [{"source": 1}]}"#,
             .corruptStore, #"The sync state at index 0: field "source" must be a string"#
         ),
+        (
+            "a repeated sync source",
+            #"{"format": "poststore-json", "formatVersion": 1, "posts": [], "syncStates": [{"source": "s", "syncedAtMilliseconds": 1, "fetched": 0, "inserted": 0, "updated": 0, "unchanged": 0, "deleted": 0}, {"source": "s", "syncedAtMilliseconds": 2, "fetched": 0, "inserted": 0, "updated": 0, "unchanged": 0, "deleted": 0}]}"#,
+            .corruptStore, #"repeats the source "s""#
+        ),
         ("invalid UTF-8", "{\"format\": \"poststore-json\u{FFFD}", .corruptStore, "JSON"),
     ]
 

@@ -203,6 +203,7 @@ struct SQLiteQueryPlanTests {
     func matchExpressions() {
         #expect(SQLiteSearchIndex.matchExpression(for: ["abcd"]) == #""abc" "bcd""#)
         #expect(SQLiteSearchIndex.matchExpression(for: ["a\"b"]) == #""a""b""#)
+        #expect(SQLiteSearchIndex.matchExpression(for: ["\"\u{301}ab"]) == "\"\"\"\u{301}a\" \"\u{301}ab\"")
         #expect(SQLiteSearchIndex.matchExpression(for: ["ab", "x\u{0}yz"]) == nil)
         #expect(SQLiteSearchIndex.matchExpression(for: ["😀😀😀", "ab"]) == "\"😀😀😀\"")
         #expect(SQLiteSearchIndex.matchExpression(for: []) == nil)
@@ -216,8 +217,13 @@ struct SQLiteQueryPlanTests {
         )
         let second = SQLiteQueryPlan(PostQuery(ids: [2, 3], search: "hello world", limit: 9), usingSearchIndex: true)
         #expect(!first.sql.contains("DROP"))
-        #expect(first.sql.components(separatedBy: "poststore_contains").count == 3)
+        #expect(first.sql.components(separatedBy: "poststore_matches").count == 2)
         #expect(second.sql == first.sql)
+        let many = SQLiteQueryPlan(
+            PostQuery(search: (0..<1500).map { "t\($0)" }.joined(separator: " ")),
+            usingSearchIndex: true
+        )
+        #expect(many.sql == SQLiteQueryPlan(PostQuery(search: "xyz abc"), usingSearchIndex: true).sql)
     }
 }
 

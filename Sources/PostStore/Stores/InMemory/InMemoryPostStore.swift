@@ -43,7 +43,7 @@ public actor InMemoryPostStore: PostStoreProtocol {
     }
 
     public func syncState(for source: String) -> SyncState? {
-        contents.syncStates[source]
+        contents.syncState(for: source)
     }
 
     public func syncStates() -> [SyncState] {

@@ -89,7 +89,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
     }
 
     public func syncState(for source: String) throws -> SyncState? {
-        try current().syncStates[source]
+        try current().syncState(for: source)
     }
 
     public func syncStates() throws -> [SyncState] {

@@ -84,8 +84,10 @@ public enum JSONStoreDocument {
                 throw corrupt("The post at index \(index) repeats id \(post.id).")
             }
         }
-        for state in body.syncStates ?? [] {
-            contents.syncStates[state.source] = state
+        for (index, state) in (body.syncStates ?? []).enumerated() {
+            guard contents.syncStates.updateValue(state, forKey: .init(state.source)) == nil else {
+                throw corrupt("The sync state at index \(index) repeats the source \"\(state.source)\".")
+            }
         }
         return contents
     }

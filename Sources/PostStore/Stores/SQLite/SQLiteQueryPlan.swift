@@ -1,9 +1,10 @@
 /// A ``PostQuery`` translated to one SQL statement and its arguments.
 ///
-/// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array. Every search term is decided by
-/// ``SQLiteSearchFunction``; before that, the trigrams of the terms of three or more characters narrow the
-/// candidates through one FTS5 `MATCH` on the search index (see ``SQLiteSearchIndex``). The order and window are SQL's `ORDER BY … LIMIT … OFFSET`. The SQL text depends only
-/// on the query's shape, never on its values, so statements are cached and no value is spliced into SQL.
+/// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array. The search text is bound as it is
+/// and decided by ``SQLiteSearchFunction`` with ``TextSearch``, the code every engine uses; before that, the
+/// trigrams of its terms narrow the candidates through one FTS5 `MATCH` on the search index (see
+/// ``SQLiteSearchIndex``). The order and window are SQL's `ORDER BY … LIMIT … OFFSET`. The SQL text depends only on
+/// the query's shape, never on its values, so statements are cached and no value is spliced into SQL.
 struct SQLiteQueryPlan {
     /// The SQL text.
     let sql: String
@@ -32,9 +33,9 @@ struct SQLiteQueryPlan {
             conditions.append("id IN (SELECT rowid FROM posts_search WHERE posts_search MATCH ?)")
             arguments.append(match)
         }
-        for term in terms {
-            conditions.append("\(SQLiteSearchFunction.containsName)(title, body, ?)")
-            arguments.append(term)
+        if !terms.isEmpty {
+            conditions.append("\(SQLiteSearchFunction.matchesName)(title, body, ?)")
+            arguments.append(query.search)
         }
         let order =
             switch query.sort {

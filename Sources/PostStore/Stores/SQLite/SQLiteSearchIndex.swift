@@ -38,10 +38,16 @@ struct SQLiteSearchIndex {
             }
         }
         guard !trigrams.isEmpty else { return nil }
-        return trigrams.sorted().map {
-            "\""
-                + $0.split(separator: "\"", omittingEmptySubsequences: false)
-                .joined(separator: "\"\"") + "\""
+        // A quoted FTS5 string doubles its quotes; done per code point, since `"` followed by a combining mark is
+        // one Character and Character-based splitting would miss it.
+        return trigrams.sorted().map { trigram in
+            var quoted = String.UnicodeScalarView([#"""#])
+            for scalar in trigram.unicodeScalars {
+                quoted.append(scalar)
+                if scalar == #"""# { quoted.append(scalar) }
+            }
+            quoted.append(#"""#)
+            return String(quoted)
         }.joined(separator: " ")
     }
 

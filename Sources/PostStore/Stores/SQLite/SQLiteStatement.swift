@@ -34,7 +34,7 @@ final class SQLiteStatement {
             }
             // SQLITE_TRANSIENT: SQLite copies the bytes, which live only inside this closure.
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text(handle, index, $0, Int32(bytes.count), csqlite_transient())
+                sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
             }
         }
         try connection.check(result)
@@ -87,6 +87,13 @@ final class SQLiteStatement {
     func text(at index: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// A function argument as text, with its exact length (NUL characters kept).
+    static func text(of value: OpaquePointer?) -> String {
+        guard let bytes = sqlite3_value_text(value) else { return "" }
+        let count = Int(sqlite3_value_bytes(value))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 

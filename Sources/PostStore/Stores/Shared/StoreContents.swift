@@ -8,7 +8,20 @@ struct StoreContents: Sendable, Equatable {
     var posts: [Int: Post] = [:]
 
     /// The sync states, keyed by source.
-    var syncStates: [String: SyncState] = [:]
+    var syncStates: [SourceKey: SyncState] = [:]
+
+    /// A source compared byte for byte, as SQLite compares it: `String`'s `==` would merge `"café"` written
+    /// precomposed and decomposed, which are two sources to a store.
+    struct SourceKey: Hashable, Sendable {
+        let bytes: [UInt8]
+
+        init(_ source: String) { bytes = Array(source.utf8) }
+    }
+
+    /// The sync state saved for `source`, if any.
+    func syncState(for source: String) -> SyncState? {
+        syncStates[SourceKey(source)]
+    }
 
     /// Applies a change set, counting what it did; on a thrown error nothing has changed.
     mutating func apply(_ changes: PostChangeSet) throws(PostStoreError) -> WriteSummary {
@@ -30,7 +43,7 @@ struct StoreContents: Sendable, Equatable {
             summary.deleted += 1
         }
         if let state = changes.syncState {
-            syncStates[state.source] = state
+            syncStates[SourceKey(state.source)] = state
         }
         return summary
     }
