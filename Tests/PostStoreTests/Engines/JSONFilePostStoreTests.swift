@@ -18,14 +18,17 @@ struct JSONFilePostStoreTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
         fileSystem.fail(step)
-        await #expect(throws: PostStoreError.self) {
+        let error = await #expect(throws: PostStoreError.self) {
             try await store.upsert(SamplePosts.make(count: 5, firstId: 100))
         }
         fileSystem.fail(nil)
+        #expect(error?.code == .ioFailure)
 
         if step == .synchronizeDirectory {
-            // The rename happened; only its flush failed. The file holds the complete new document.
+            // The rename happened; only its flush failed, and the error says so. The file holds the new document.
+            #expect(error?.message.contains("was written, but flushing its folder") == true)
             #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 15)
+            #expect(try await store.count() == 15)
         } else {
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
             #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 10)

@@ -6,8 +6,10 @@ import Foundation
 /// sidecar file (`PATH.lock`), re-reads the file so that no other process's update is lost, and replaces the file
 /// atomically: the new document goes to a temporary file in the same folder (`.NAME.tmp-…`), is flushed to disk and
 /// renamed over the old one, so a crash or a full disk leaves either the old or the new document, never half of
-/// one. Temporary files left by a crashed writer are deleted by the next write. A file that is not a valid store,
-/// or has a newer format version, is refused and never written over.
+/// one. Temporary files left by a crashed writer are deleted by the next write that changes something. A file that
+/// is not a valid store, or has a newer format version, is refused and never written over. One failure comes after
+/// the new file is in place: flushing the folder; its error says that the change was written but may not survive a
+/// power loss.
 ///
 /// Reads parse the file again only when it has changed since the last read. Each write rewrites the whole file,
 /// so this engine suits thousands of posts, not millions: use ``SQLitePostStore`` for those.
@@ -26,7 +28,6 @@ public actor JSONFilePostStore: PostStoreProtocol {
     /// than the link, and every path to one file shares one lock.
     private let file: String
 
-    private let mode: StoreOpenMode
     private let fileSystem: any FileSystemProtocol
     private let lockTimeout: Duration
     private var cache: (identity: FileIdentity, contents: StoreContents)?
@@ -50,7 +51,6 @@ public actor JSONFilePostStore: PostStoreProtocol {
         let file = try fileSystem.resolvingSymbolicLinks(inPath: path)
         self.path = path
         self.file = file
-        self.mode = mode
         self.fileSystem = fileSystem
         self.lockTimeout = lockTimeout
         if try fileSystem.identityOfFile(atPath: file) == nil {
@@ -60,10 +60,11 @@ public actor JSONFilePostStore: PostStoreProtocol {
             try Self.locked(fileSystem, file, lockTimeout) {
                 if try fileSystem.identityOfFile(atPath: file) == nil {
                     try Self.replaceFile(file, with: StoreContents(), in: fileSystem)
+                    try Self.synchronizeFolder(of: file, in: fileSystem)
                 }
             }
         }
-        cache = try Self.read(file, mode, fileSystem, cached: nil)
+        cache = try Self.read(file, fileSystem, cached: nil)
     }
 
     @discardableResult
@@ -100,45 +101,39 @@ public actor JSONFilePostStore: PostStoreProtocol {
 
     /// The file's contents, parsed again only when the file changed since the last read.
     private func current() throws -> StoreContents {
-        cache = try Self.read(file, mode, fileSystem, cached: cache)
-        return cache!.contents
+        let current = try Self.read(file, fileSystem, cached: cache)
+        cache = current
+        return current.contents
     }
 
     /// Runs `change` on the newest contents under the write lock, and replaces the file when it changed anything.
     ///
-    /// When `change` leaves the contents as they were, the file is not written, so an unchanged re-sync touches
-    /// nothing.
+    /// The file is always read afresh under the lock, never taken from the cache: on a file system with coarse
+    /// timestamps another process's write could leave the identity unchanged. When `change` leaves the contents as
+    /// they were, the file is not written, so an unchanged re-sync touches nothing.
     private func write<Result>(_ change: (inout StoreContents) throws -> Result) throws -> Result {
         try Self.locked(fileSystem, file, lockTimeout) {
-            let fresh = try Self.read(file, mode, fileSystem, cached: cache)
+            let fresh = try Self.read(file, fileSystem, cached: nil)
+            cache = fresh
             var contents = fresh.contents
             let result = try change(&contents)
-            guard contents != fresh.contents else {
-                cache = fresh
-                return result
-            }
+            guard contents != fresh.contents else { return result }
             try Self.removeStaleTemporaryFiles(of: file, in: fileSystem)
             try Self.replaceFile(file, with: contents, in: fileSystem)
             cache = try fileSystem.identityOfFile(atPath: file).map { ($0, contents) }
+            try Self.synchronizeFolder(of: file, in: fileSystem)
             return result
         }
     }
 
     private static func read(
         _ path: String,
-        _ mode: StoreOpenMode,
         _ fileSystem: any FileSystemProtocol,
         cached: (identity: FileIdentity, contents: StoreContents)?
     ) throws -> (identity: FileIdentity, contents: StoreContents) {
-        guard let identity = try fileSystem.identityOfFile(atPath: path) else {
-            throw PostStoreError(
-                .storeNotFound,
-                "The JSON store \(path) was deleted while it was open.",
-                path: path
-            )
-        }
+        let identity = try fileSystem.identityOfFile(atPath: path)
         if let cached, cached.identity == identity { return cached }
-        guard let data = try fileSystem.contentsOfFile(atPath: path) else {
+        guard let identity, let data = try fileSystem.contentsOfFile(atPath: path) else {
             throw PostStoreError(.storeNotFound, "The JSON store \(path) was deleted while it was open.", path: path)
         }
         return (identity, try JSONStoreDocument.decode(data, path: path))
@@ -153,7 +148,8 @@ public actor JSONFilePostStore: PostStoreProtocol {
         try fileSystem.withExclusiveLock(onFile: path + ".lock", timeout: timeout, body)
     }
 
-    /// Writes a temporary file beside `path`, flushes it and renames it over `path`; on failure removes it.
+    /// Writes a temporary file beside `path`, flushes it and renames it over `path`; on failure removes it and
+    /// leaves `path` as it was.
     private static func replaceFile(
         _ path: String,
         with contents: StoreContents,
@@ -175,7 +171,22 @@ public actor JSONFilePostStore: PostStoreProtocol {
             try? fileSystem.removeFile(atPath: temporary)
             throw error
         }
-        try fileSystem.synchronizeDirectory(atPath: folder)
+    }
+
+    /// Flushes the folder after a rename, so the new file survives a power loss. A failure here comes after the
+    /// new file is in place, so its message says so.
+    private static func synchronizeFolder(of path: String, in fileSystem: any FileSystemProtocol) throws {
+        do {
+            try fileSystem.synchronizeDirectory(atPath: split(path).folder)
+        } catch {
+            throw PostStoreError(
+                .ioFailure,
+                "The JSON store \(path) was written, but flushing its folder to disk failed, so the change may not "
+                    + "survive a power loss.",
+                path: path,
+                cause: error as? PostStoreError
+            )
+        }
     }
 
     /// Deletes temporary files a crashed writer left; only called under the write lock, when no writer is active.

@@ -31,9 +31,9 @@ final class SQLiteConnection {
             throw SQLiteError(extendedCode: result, message: message)
         }
         self.handle = handle
-        let milliseconds =
-            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+        // Clamped: SQLite takes an Int32 of milliseconds (about 24 days), and a huge Duration means "wait long".
+        let (milliseconds, overflow) = busyTimeout.components.seconds.multipliedReportingOverflow(by: 1000)
+        sqlite3_busy_timeout(handle, overflow ? Int32.max : Int32(clamping: milliseconds))
     }
 
     deinit {
@@ -52,16 +52,6 @@ final class SQLiteConnection {
                 message: message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result))
             )
         }
-    }
-
-    /// Prepares a statement that is used once.
-    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        var statement: OpaquePointer?
-        try check(sqlite3_prepare_v3(handle, sql, -1, 0, &statement, nil))
-        guard let statement else {
-            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "no statement in \"\(sql)\"")
-        }
-        return SQLiteStatement(handle: statement, connection: self)
     }
 
     /// Runs `body` with a prepared statement for `sql`, prepared once per connection and reset after each use.
@@ -104,8 +94,17 @@ final class SQLiteConnection {
     /// Runs `body` in a read transaction (`BEGIN DEFERRED`), so all its statements see one snapshot.
     func readTransaction<Result>(_ body: () throws -> Result) throws -> Result {
         try execute("BEGIN DEFERRED")
-        defer { try? execute("COMMIT") }
-        return try body()
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // Never leave a read transaction open: it would pin an old snapshot and keep the WAL from shrinking.
+            if sqlite3_get_autocommit(handle) == 0 {
+                try? execute("ROLLBACK")
+            }
+            throw error
+        }
     }
 
     /// Whether the database file was deleted or renamed since the connection opened it.

@@ -318,19 +318,25 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// when PostStore removes text that was never indexed. The write is rolled back, the index rebuilt from the
     /// posts in its own transaction, and the write tried once more.
     private func write<Result>(_ body: () throws -> Result) throws -> Result {
-        if connection.fileHasMoved() {
-            throw PostStoreError(
-                .storeNotFound,
-                "The SQLite store \(path) was deleted or moved while it was open; nothing was written.",
-                path: path
-            )
+        // Checked inside the transaction, under the write lock, just before the commit: a store deleted at any
+        // moment before it is refused, and the write rolled back.
+        func checkedBody() throws -> Result {
+            let result = try body()
+            if connection.fileHasMoved() {
+                throw PostStoreError(
+                    .storeNotFound,
+                    "The SQLite store \(path) was deleted or moved while it was open; nothing was written.",
+                    path: path
+                )
+            }
+            return result
         }
         return try sqlite {
             do {
-                return try connection.writeTransaction(body)
+                return try connection.writeTransaction(checkedBody)
             } catch let error as SQLiteError where error.isCorruptVirtualTable {
                 try connection.writeTransaction { try searchIndex.rebuild() }
-                return try connection.writeTransaction(body)
+                return try connection.writeTransaction(checkedBody)
             }
         }
     }
