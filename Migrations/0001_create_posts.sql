@@ -4,6 +4,6 @@ CREATE TABLE posts (
     user_id INTEGER NOT NULL,
     title   TEXT    NOT NULL,
     body    TEXT    NOT NULL
-);
+) STRICT;
 
 CREATE INDEX posts_user_id ON posts (user_id, id);

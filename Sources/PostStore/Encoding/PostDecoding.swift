@@ -107,7 +107,7 @@ public enum PostDecoding {
             for key in ["userId", "id"] {
                 guard let number = fields[key] as? NSNumber else { continue }
                 if number is NSDecimalNumber || number.doubleValue.rounded() != number.doubleValue
-                    || Double(Int.max) < number.doubleValue || number.doubleValue < Double(Int.min)
+                    || Double(Int.max) <= number.doubleValue || number.doubleValue < Double(Int.min)
                 {
                     let id = (fields["id"] as? NSNumber).flatMap { key == "id" ? nil : $0.intValue }
                     return "The post at index \(index)\(id.map { " (id \($0))" } ?? ""): field \"\(key)\" must be an "

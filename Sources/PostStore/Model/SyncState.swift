@@ -62,7 +62,11 @@ public struct SyncState: Codable, Sendable, Hashable {
         self.deleted = deleted
     }
 
+    /// Whole milliseconds, clamped to what an `Int64` holds (about 292 million years either way); a NaN date
+    /// counts as 1970.
     private static func milliseconds(since1970 date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard !milliseconds.isNaN else { return 0 }
+        return milliseconds >= 0x1p63 ? .max : milliseconds < -0x1p63 ? .min : Int64(milliseconds)
     }
 }

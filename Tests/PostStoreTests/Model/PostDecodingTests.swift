@@ -35,6 +35,10 @@ struct PostDecodingTests {
         ),
         (#"[{"userId": 1, "id": 4, "title": "t", "body": true}]"#, #"field "body" must be a string, found a boolean."#),
         (#"[{"userId": 1.5, "id": 5, "title": "t", "body": ""}]"#, #"The post at index 0 (id 5): field "userId""#),
+        (
+            #"[{"userId": 1, "id": 9223372036854775808, "title": "t", "body": ""}]"#,
+            #"The post at index 0: field "id" must be an integer"#
+        ),
     ]
 
     @Test("every malformed payload names the record and the field", arguments: badPayloads.indices)

@@ -48,3 +48,4 @@ struct TextSearchTests {
         #expect("😀😁".containsCodePoints(of: "😁"))
     }
 }
+

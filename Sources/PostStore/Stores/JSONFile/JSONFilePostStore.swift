@@ -69,8 +69,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
 
     @discardableResult
     public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
-        try changes.validate()
-        return try write { contents in try contents.apply(changes) }
+        try write { contents in try contents.apply(changes) }
     }
 
     public func post(id: Int) throws -> Post? {

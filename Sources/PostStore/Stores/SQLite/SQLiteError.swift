@@ -49,6 +49,13 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
                 path: path,
                 cause: self
             )
+        case SQLITE_TOOBIG:
+            PostStoreError(
+                .invalidData,
+                "A title or body is larger than SQLite stores (by default 1,000,000,000 bytes); nothing was written.",
+                path: path,
+                cause: self
+            )
         case SQLITE_FULL:
             PostStoreError(.ioFailure, "The disk holding \(path) is full.", path: path, cause: self)
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:

@@ -103,7 +103,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
         try changes.validate()
         return try write {
-            let indexing = try prepareSearchIndexForWrite(changes)
+            let indexing = try prepareSearchIndexForWrite()
             var summary = WriteSummary()
             for post in changes.upserts {
                 switch try storedPost(id: post.id) {
@@ -124,6 +124,9 @@ public actor SQLitePostStore: PostStoreProtocol {
             }
             if let state = changes.syncState {
                 try save(state)
+            }
+            if !indexing, summary.changedAnything, try searchIndex.isCurrent() {
+                try searchIndex.markStale()
             }
             return summary
         }
@@ -206,14 +209,11 @@ public actor SQLitePostStore: PostStoreProtocol {
 
     /// Brings the search index to the state this write needs, and says whether the write keeps it.
     ///
-    /// A store that keeps the index rebuilds a stale one first; a store that does not marks it stale once it writes
-    /// posts.
-    private func prepareSearchIndexForWrite(_ changes: PostChangeSet) throws(SQLiteError) -> Bool {
-        let current = try searchIndex.isCurrent()
-        if keepsSearchIndex, !current {
+    /// A store that keeps the index rebuilds a stale one first; a store that does not marks it stale at the end of
+    /// a write that changed posts.
+    private func prepareSearchIndexForWrite() throws(SQLiteError) -> Bool {
+        if keepsSearchIndex, try !searchIndex.isCurrent() {
             try searchIndex.rebuild()
-        } else if !keepsSearchIndex, current, !changes.upserts.isEmpty || !changes.deletions.isEmpty {
-            try searchIndex.markStale()
         }
         return keepsSearchIndex
     }
