@@ -1,3 +1,4 @@
+import Foundation
 import PostStore
 import Testing
 
@@ -20,5 +21,31 @@ struct ReadmeExampleTests {
 
         try await store.delete(ids: [3])
         #expect(try await store.count() == 2)
+    }
+
+    /// The lines of the example above, which README's code block must hold word for word.
+    static let exampleLines = [
+        "let store: any PostStoreProtocol = InMemoryPostStore()",
+        "let summary = try await store.upsert([",
+        #"Post(userId: 1, id: 2, title: "Qui est esse", body: "est rerum tempore vitae"),"#,
+        "print(summary)  // WriteSummary(inserted: 3, updated: 0, unchanged: 0, deleted: 0)",
+        #"let hits = try await store.query(PostQuery(userIds: [1], search: "EST", sort: .title))"#,
+        #"print(hits.map(\.id))  // [2]"#,
+        "try await store.delete(ids: [3])",
+        "print(try await store.count())  // 2",
+    ]
+
+    @Test("README still shows the example this suite runs")
+    func readmeShowsTheExample() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let lines = Set(
+            try String(contentsOf: readme, encoding: .utf8).split(separator: "\n").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+        )
+        for line in Self.exampleLines {
+            #expect(lines.contains(line), "README no longer has: \(line)")
+        }
     }
 }

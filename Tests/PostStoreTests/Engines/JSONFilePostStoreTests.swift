@@ -224,10 +224,12 @@ struct JSONFilePostStoreTests {
         let store = try JSONFilePostStore(path: path, lockTimeout: .milliseconds(100))
         // Another writer (flock locks belong to an open file, so this excludes the store like another process).
         let descriptor = open(path + ".lock", O_RDWR)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
         #expect(flock(descriptor, LOCK_EX) == 0)
         let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 1)) }
         #expect(error?.code == .storeBusy)
-        close(descriptor)
+        #expect(flock(descriptor, LOCK_UN) == 0)
         #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(inserted: 1))
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import PostStore
+import Testing
 
 @Suite("Sync state")
 struct SyncStateTests {

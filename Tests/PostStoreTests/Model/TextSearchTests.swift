@@ -48,4 +48,3 @@ struct TextSearchTests {
         #expect("😀😁".containsCodePoints(of: "😁"))
     }
 }
-
