@@ -145,20 +145,7 @@ public struct LocalFileSystem: FileSystemProtocol {
 
     /// An ``PostStoreError/Code/ioFailure`` for the current `errno`.
     private static func failure(_ action: String, _ path: String) -> PostStoreError {
-        let code = errno
-        let reason = String(cString: strerror(code))
-        return PostStoreError(.ioFailure, "\(action) \(path): \(reason).", path: path, cause: SystemError(code: code))
+        let error = SystemError(code: errno)
+        return PostStoreError(.ioFailure, "\(action) \(path): \(error).", path: path, cause: error)
     }
-}
-
-/// An operating-system error number, kept as the ``PostStoreError/cause`` of an I/O failure.
-public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The `errno` value, for example `ENOSPC`.
-    public let code: Int32
-
-    /// Wraps an `errno` value.
-    public init(code: Int32) { self.code = code }
-
-    /// The system's text for the error, for example "No space left on device".
-    public var description: String { String(cString: strerror(code)) }
 }

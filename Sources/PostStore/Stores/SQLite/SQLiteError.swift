@@ -17,6 +17,10 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     var isCorruptVirtualTable: Bool { extendedCode == SQLITE_CORRUPT | (1 << 8) }
 
     /// Creates an error from a result code and a message.
+    ///
+    /// - Parameters:
+    ///   - extendedCode: The extended result code.
+    ///   - message: SQLite's message.
     public init(extendedCode: Int32, message: String) {
         self.extendedCode = extendedCode
         self.message = message

@@ -11,8 +11,8 @@ struct SQLiteMigration: Sendable, Hashable {
     /// The SQL script.
     let sql: String
 
-    /// A fingerprint of the script (FNV-1a, 64 bits, hex, over the text with `\r\n` read as `\n`) that detects a
-    /// file changed after it was applied. Not a security measure: it guards against accidents, not attackers.
+    /// A fingerprint of the script (FNV-1a, 64 bits, hex, over the text with each `\r\n` and each lone `\r` read as
+    /// `\n`) that detects a file changed after it was applied. Not a security measure: it guards against accidents, not attackers.
     let checksum: String
 
     /// Creates a migration from a file name of the form `NNNN_description.sql` and its SQL.

@@ -7,9 +7,12 @@ import Foundation
 /// Posts live in `posts(id INTEGER PRIMARY KEY, user_id, title, body)` with an index on `user_id`; text search is
 /// served by `posts_search`, a contentless FTS5 trigram index over the lowercased title and body that this store
 /// keeps in the same transaction as the posts (see ``init(path:mode:busyTimeout:searchIndex:)`` to write without
-/// it). The connection runs in WAL mode (readers never block the writer),
-/// with `synchronous = NORMAL`, foreign keys on and a busy timeout, so concurrent processes wait for each other
-/// instead of failing. Every value is bound as a parameter: no user text is ever spliced into SQL.
+/// it). The connection runs in WAL mode (readers never block the writer) with `synchronous = NORMAL`, foreign keys
+/// on and a busy timeout, so concurrent processes wait for each other instead of failing. Every value is bound as a
+/// parameter: no user text is ever spliced into SQL.
+///
+/// Durability: a returned write survives a crash of the process. In a power loss, WAL mode with
+/// `synchronous = NORMAL` may lose the last commits, but the database stays consistent (SQLite's own promise).
 ///
 /// An actor owning one connection: calls on one store are serialized, and callers waiting for their turn suspend
 /// rather than block a thread. Waiting for another connection's write lock (up to the busy timeout) happens inside

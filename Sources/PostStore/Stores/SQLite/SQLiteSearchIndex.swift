@@ -6,7 +6,8 @@
 /// the matches, which ``SQLiteSearchFunction`` then decides exactly. Two details keep it a superset:
 ///
 /// - FTS5 stops reading a value at a NUL character, so NUL is indexed as U+FFFF, a noncharacter; terms containing
-///   either are not used to narrow, since the two are indistinguishable in the index.
+///   either are not used to narrow, since the two are indistinguishable in the index. (The tokenizer itself folds
+///   U+FFFE, U+FFFF and invalid sequences into U+FFFD, in documents and queries alike, so that keeps a superset.)
 /// - Terms of one or two code points have no trigram and do not narrow.
 ///
 /// A store opened without the index writes posts without it and marks it stale in `poststore_settings`; a store
