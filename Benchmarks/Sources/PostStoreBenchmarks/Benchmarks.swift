@@ -103,8 +103,8 @@ struct Benchmarks {
         let width = measures.map(\.name.count).max()!
         print("measure".padding(toLength: width, withPad: " ", startingAt: 0) + "   seconds   × baseline")
         for (measure, median) in zip(measures, medians) {
-            let seconds = Double(median.components.seconds) + Double(median.components.attoseconds) / 1e18
-            let baseline = Double(medians[0].components.seconds) + Double(medians[0].components.attoseconds) / 1e18
+            let seconds = median.seconds
+            let baseline = medians[0].seconds
             print(
                 measure.name.padding(toLength: width, withPad: " ", startingAt: 0)
                     + String(format: "   %7.3f   %9.2f", seconds, seconds / baseline)
@@ -140,7 +140,7 @@ struct Benchmarks {
                 times.append(ContinuousClock.now - start)
             }
             let median = times.sorted()[times.count / 2]
-            let micros = Double(median.components.seconds) * 1e6 + Double(median.components.attoseconds) / 1e12
+            let micros = median.seconds * 1e6
             print(
                 name.padding(toLength: 44, withPad: " ", startingAt: 0)
                     + String(format: "%11.1f   %7d", micros, results)
@@ -190,6 +190,11 @@ struct Benchmarks {
         let gibibytes = Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30)
         return "\(ProcessInfo.processInfo.activeProcessorCount) cores, " + String(format: "%.1f GiB", gibibytes)
     }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// A measure that timed only part of its work reports the time by throwing this.

@@ -140,6 +140,10 @@ public struct LocalFileSystem: FileSystemProtocol {
         let descriptor = open(path, flags | O_CLOEXEC)
         if descriptor < 0 { throw Self.failure("Cannot open the \(what)", path) }
         defer { close(descriptor) }
+        #if canImport(Darwin)
+        // On Apple systems fsync only reaches the drive's cache; F_FULLFSYNC asks the drive to write it out.
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        #endif
         if fsync(descriptor) != 0 { throw Self.failure("Cannot flush the \(what)", path) }
     }
 

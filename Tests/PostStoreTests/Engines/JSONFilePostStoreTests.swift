@@ -7,7 +7,7 @@ import Testing
 struct JSONFilePostStoreTests {
     @Test(
         "an injected failure at any step of the atomic write leaves the previous file intact",
-        arguments: FailingFileSystem.Step.allCases
+        arguments: FailingFileSystem.Step.allCases.filter { $0 != .readWithForeignError }
     )
     func failedWriteLeavesPreviousFile(step: FailingFileSystem.Step) async throws {
         let directory = try TemporaryDirectory()
@@ -34,6 +34,19 @@ struct JSONFilePostStoreTests {
             #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 10)
         }
         #expect(try directory.entries() == ["posts.json", "posts.json.lock"], "no temporary file is left behind")
+    }
+
+    @Test("an injected file system's own errors reach the caller as a PostStoreError")
+    func foreignErrorsAreWrapped() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let fileSystem = FailingFileSystem()
+        let store = try JSONFilePostStore(path: path, fileSystem: fileSystem)
+        try await store.upsert(SamplePosts.make(count: 1))
+        fileSystem.fail(.readWithForeignError)
+        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
+        #expect(error?.code == .ioFailure)
+        #expect(error?.message.contains(path) == true)
     }
 
     @Test("temporary files left by a crashed writer are removed by the next write")

@@ -9,6 +9,8 @@ final class FailingFileSystem: FileSystemProtocol {
     /// A step of the JSON store's atomic write.
     enum Step: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case writeNewFile, writeNewFilePartially, synchronizeFile, moveItem, synchronizeDirectory
+        /// Not a step of the write: reading fails with an error that is not a `PostStoreError`.
+        case readWithForeignError
 
         var testDescription: String { rawValue }
     }
@@ -31,7 +33,10 @@ final class FailingFileSystem: FileSystemProtocol {
 
     func resolvingSymbolicLinks(inPath path: String) throws -> String { try real.resolvingSymbolicLinks(inPath: path) }
 
-    func contentsOfFile(atPath path: String) throws -> Data? { try real.contentsOfFile(atPath: path) }
+    func contentsOfFile(atPath path: String) throws -> Data? {
+        if failing.withLock({ $0 }) == .readWithForeignError { throw CocoaError(.fileReadUnknown) }
+        return try real.contentsOfFile(atPath: path)
+    }
 
     func identityOfFile(atPath path: String) throws -> FileIdentity? { try real.identityOfFile(atPath: path) }
 

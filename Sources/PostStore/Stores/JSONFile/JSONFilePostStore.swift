@@ -48,23 +48,25 @@ public actor JSONFilePostStore: PostStoreProtocol {
         fileSystem: any FileSystemProtocol = LocalFileSystem(),
         lockTimeout: Duration = .seconds(30)
     ) throws {
-        let file = try fileSystem.resolvingSymbolicLinks(inPath: path)
+        let file = try Self.onlyPostStoreErrors(path) { try fileSystem.resolvingSymbolicLinks(inPath: path) }
         self.path = path
         self.file = file
         self.fileSystem = fileSystem
         self.lockTimeout = lockTimeout
-        if try fileSystem.identityOfFile(atPath: file) == nil {
-            guard mode == .createIfMissing else {
-                throw PostStoreError(.storeNotFound, "There is no JSON store at \(path).", path: path)
-            }
-            try Self.locked(fileSystem, file, lockTimeout) {
-                if try fileSystem.identityOfFile(atPath: file) == nil {
-                    try Self.replaceFile(file, with: StoreContents(), in: fileSystem)
-                    try Self.synchronizeFolder(of: file, in: fileSystem)
+        cache = try Self.onlyPostStoreErrors(file) {
+            if try fileSystem.identityOfFile(atPath: file) == nil {
+                guard mode == .createIfMissing else {
+                    throw PostStoreError(.storeNotFound, "There is no JSON store at \(path).", path: path)
+                }
+                try Self.locked(fileSystem, file, lockTimeout) {
+                    if try fileSystem.identityOfFile(atPath: file) == nil {
+                        try Self.replaceFile(file, with: StoreContents(), in: fileSystem)
+                        try Self.synchronizeFolder(of: file, in: fileSystem)
+                    }
                 }
             }
+            return try Self.read(file, fileSystem, cached: nil)
         }
-        cache = try Self.read(file, fileSystem, cached: nil)
     }
 
     @discardableResult
@@ -100,7 +102,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
 
     /// The file's contents, parsed again only when the file changed since the last read.
     private func current() throws -> StoreContents {
-        let current = try Self.read(file, fileSystem, cached: cache)
+        let current = try Self.onlyPostStoreErrors(file) { try Self.read(file, fileSystem, cached: cache) }
         cache = current
         return current.contents
     }
@@ -111,6 +113,10 @@ public actor JSONFilePostStore: PostStoreProtocol {
     /// timestamps another process's write could leave the identity unchanged. When `change` leaves the contents as
     /// they were, the file is not written, so an unchanged re-sync touches nothing.
     private func write<Result>(_ change: (inout StoreContents) throws -> Result) throws -> Result {
+        try Self.onlyPostStoreErrors(file) { try locked(change) }
+    }
+
+    private func locked<Result>(_ change: (inout StoreContents) throws -> Result) throws -> Result {
         try Self.locked(fileSystem, file, lockTimeout) {
             let fresh = try Self.read(file, fileSystem, cached: nil)
             cache = fresh
@@ -136,6 +142,18 @@ public actor JSONFilePostStore: PostStoreProtocol {
             throw PostStoreError(.storeNotFound, "The JSON store \(path) was deleted while it was open.", path: path)
         }
         return (identity, try JSONStoreDocument.decode(data, path: path))
+    }
+
+    /// Runs file work, turning any error that is not a ``PostStoreError`` (an injected file system may throw one)
+    /// into an ``PostStoreError/Code/ioFailure``, so callers see only the one error type.
+    private static func onlyPostStoreErrors<Result>(_ path: String, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as PostStoreError {
+            throw error
+        } catch {
+            throw PostStoreError(.ioFailure, "Reading or writing \(path) failed: \(error).", path: path, cause: nil)
+        }
     }
 
     private static func locked<Result>(
