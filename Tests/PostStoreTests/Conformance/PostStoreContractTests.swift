@@ -343,6 +343,31 @@ struct PostStoreContractTests {
         }
     }
 
+    /// Two instances on one file stand in for two processes (SQLite connections and `flock` locks are per open
+    /// file, not per process).
+    @Test(arguments: StoreKind.allCases.filter(\.isPersistent))
+    func twoInstancesWritingAtOnceLoseNothing(kind: StoreKind) async throws {
+        try await withStore(kind) { first, directory async throws in
+            let second = try #require(try kind.reopen(in: directory))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (offset, store) in [first, second].enumerated() {
+                    group.addTask {
+                        for batch in 0..<20 {
+                            var posts = SamplePosts.make(count: 4, firstId: offset * 1000 + batch * 4 + 1)
+                            posts.append(Post(userId: 0, id: 0, title: "shared \(offset)-\(batch)", body: ""))
+                            try await store.upsert(posts)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await first.count() == 161)
+            #expect(try await second.count() == 161)
+            #expect(try await first.query(PostQuery(search: "shared")).map(\.id) == [0])
+            #expect(try await second.query(PostQuery(ids: [1, 1001, 1080])).count == 3)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func concurrentWritersOnOneInstanceLoseNothing(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ async throws in

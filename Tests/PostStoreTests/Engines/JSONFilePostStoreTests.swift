@@ -192,26 +192,6 @@ struct JSONFilePostStoreTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "garbage")
     }
 
-    @Test("two stores on one file writing at once lose no update")
-    func concurrentWritersOnOneFile() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("posts.json")
-        let first = try JSONFilePostStore(path: path)
-        let second = try JSONFilePostStore(path: path)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (offset, store) in [first, second].enumerated() {
-                group.addTask {
-                    for batch in 0..<20 {
-                        _ = try await store.upsert(SamplePosts.make(count: 5, firstId: offset * 1000 + batch * 5 + 1))
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        #expect(try await first.count() == 200)
-        #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 200)
-    }
-
     @Test("a store opened through a symbolic link writes the file the link points to, and keeps its permissions")
     func symbolicLinksAndPermissions() async throws {
         let directory = try TemporaryDirectory()

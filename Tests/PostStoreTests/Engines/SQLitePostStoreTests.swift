@@ -25,30 +25,6 @@ struct SQLitePostStoreTests {
         #expect(plan.contains("posts_user_id"))
     }
 
-    @Test("two connections writing at once both commit everything")
-    func concurrentConnections() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("posts.sqlite")
-        let first = try SQLitePostStore(path: path)
-        let second = try SQLitePostStore(path: path)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (offset, store) in [first, second].enumerated() {
-                group.addTask {
-                    for batch in 0..<25 {
-                        var posts = SamplePosts.make(count: 4, firstId: offset * 1000 + batch * 4 + 1)
-                        posts.append(Post(userId: 0, id: 0, title: "shared \(offset)-\(batch)", body: ""))
-                        _ = try await store.upsert(posts)
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        #expect(try await first.count() == 201)
-        #expect(try await second.count() == 201)
-        #expect(try await first.query(PostQuery(search: "shared")).count == 1)
-        #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok")
-    }
-
     @Test("a write waits for another connection's transaction instead of failing")
     func waitsForALock() async throws {
         let directory = try TemporaryDirectory()

@@ -48,16 +48,17 @@ public enum JSONStoreDocument {
                 cause: cause
             )
         }
-        if data.isEmpty { throw corrupt("The file is empty.") }
-        let decoder = JSONDecoder()
-        let header: Header
-        do {
-            header = try decoder.decode(Header.self, from: data)
-        } catch let error as DecodingError {
-            throw corrupt(PostDecoding.describe(error, in: data), cause: error)
-        } catch {
-            throw corrupt("It is not a JSON object.", cause: error)
+        func decode<Part: Decodable>(_ part: Part.Type) throws(PostStoreError) -> Part {
+            do {
+                return try JSONDecoder().decode(part, from: data)
+            } catch let error as DecodingError {
+                throw corrupt(PostDecoding.describe(error, in: data), cause: error)
+            } catch {
+                throw corrupt("It could not be decoded.", cause: error)
+            }
         }
+        if data.isEmpty { throw corrupt("The file is empty.") }
+        let header = try decode(Header.self)
         guard header.format == formatName, let version = header.formatVersion, version >= 1 else {
             throw corrupt("It has no \"format\": \"\(formatName)\" and a \"formatVersion\" of 1 or more.")
         }
@@ -69,14 +70,7 @@ public enum JSONStoreDocument {
                 path: path
             )
         }
-        let body: Body
-        do {
-            body = try decoder.decode(Body.self, from: data)
-        } catch let error as DecodingError {
-            throw corrupt(PostDecoding.describe(error, in: data), cause: error)
-        } catch {
-            throw corrupt("Its posts could not be read.", cause: error)
-        }
+        let body = try decode(Body.self)
         var contents = StoreContents()
         contents.posts.reserveCapacity(body.posts.count)
         for (index, post) in body.posts.enumerated() {

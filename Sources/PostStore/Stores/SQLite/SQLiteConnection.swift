@@ -78,28 +78,23 @@ final class SQLiteConnection {
     /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so two writers queue on
     /// the busy timeout instead of failing mid-way; commits when `body` returns and rolls back when it throws.
     func writeTransaction<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if sqlite3_get_autocommit(handle) == 0 {
-                try? execute("ROLLBACK")
-            }
-            throw error
-        }
+        try transaction("BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` in a read transaction (`BEGIN DEFERRED`), so all its statements see one snapshot.
     func readTransaction<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("BEGIN DEFERRED")
+        try transaction("BEGIN DEFERRED", body)
+    }
+
+    private func transaction<Result>(_ begin: String, _ body: () throws -> Result) throws -> Result {
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")
             return result
         } catch {
-            // Never leave a read transaction open: it would pin an old snapshot and keep the WAL from shrinking.
+            // Never leave a transaction open: a write would hold the lock, a read would pin an old snapshot and
+            // keep the WAL from shrinking.
             if sqlite3_get_autocommit(handle) == 0 {
                 try? execute("ROLLBACK")
             }
