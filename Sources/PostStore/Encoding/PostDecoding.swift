@@ -75,7 +75,7 @@ public enum PostDecoding {
 
     private static func typeName(_ type: Any.Type) -> String {
         switch type {
-        case is Int.Type: "an integer"
+        case is Int.Type, is Int64.Type: "an integer"
         case is String.Type: "a string"
         case is [Post].Type, is [Any].Type: "an array"
         case is Post.Type: "an object"

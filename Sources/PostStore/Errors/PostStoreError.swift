@@ -19,7 +19,7 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case storeNotFound, corruptStore, unsupportedVersion, migrationMismatch, ioFailure, storeBusy
-            case constraintViolation, invalidQuery, invalidData
+            case constraintViolation, invalidQuery, invalidArgument, invalidData
         }
 
         private let value: Value
@@ -42,6 +42,8 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         public static let constraintViolation = Code(.constraintViolation)
         /// A query's arguments are out of range, for example a negative limit.
         public static let invalidQuery = Code(.invalidQuery)
+        /// Another argument cannot be used, for example an empty store path.
+        public static let invalidArgument = Code(.invalidArgument)
         /// Data handed to PostStore is malformed: not UTF-8, not JSON, or records of the wrong shape.
         public static let invalidData = Code(.invalidData)
 

@@ -13,6 +13,12 @@ public protocol FileSystemProtocol: Sendable {
     /// - Throws: ``PostStoreError``.
     func resolvingSymbolicLinks(inPath path: String) throws -> String
 
+    /// Whether this process may write to an existing file (its permissions allow it).
+    ///
+    /// - Parameter path: The file.
+    /// - Returns: `false` for a read-only file; `true` otherwise, and for a file that does not exist.
+    func isWritableFile(atPath path: String) -> Bool
+
     /// Reads a whole file.
     ///
     /// - Parameter path: The file.

@@ -14,12 +14,26 @@ public struct LocalFileSystem: FileSystemProtocol {
     public init() {}
 
     public func resolvingSymbolicLinks(inPath path: String) throws -> String {
-        guard let resolved = realpath(path, nil) else {
-            if errno == ENOENT { return path }
-            throw Self.failure("Cannot resolve", path)
+        var path = path
+        // A link to a file that does not exist yet (realpath fails on it) is followed by hand, a bounded number of
+        // times, so the file is created where the link points.
+        for _ in 0..<40 {
+            if let resolved = realpath(path, nil) {
+                defer { free(resolved) }
+                return String(cString: resolved)
+            }
+            guard errno == ENOENT else { throw Self.failure("Cannot resolve", path) }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(path, &buffer, buffer.count - 1)
+            guard length > 0 else { return path }  // Not a link: a file that does not exist yet.
+            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            path = target.hasPrefix("/") ? target : (path as NSString).deletingLastPathComponent + "/" + target
         }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        throw PostStoreError(.ioFailure, "Cannot resolve \(path): too many symbolic links.", path: path)
+    }
+
+    public func isWritableFile(atPath path: String) -> Bool {
+        access(path, W_OK) == 0
     }
 
     public func contentsOfFile(atPath path: String) throws -> Data? {

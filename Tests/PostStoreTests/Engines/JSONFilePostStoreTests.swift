@@ -7,7 +7,7 @@ import Testing
 struct JSONFilePostStoreTests {
     @Test(
         "an injected failure at any step of the atomic write leaves the previous file intact",
-        arguments: FailingFileSystem.Step.allCases.filter { $0 != .readWithForeignError }
+        arguments: FailingFileSystem.Step.allCases.filter { ![.readWithForeignError, .readOnlyFile].contains($0) }
     )
     func failedWriteLeavesPreviousFile(step: FailingFileSystem.Step) async throws {
         let directory = try TemporaryDirectory()
@@ -156,6 +156,11 @@ struct JSONFilePostStoreTests {
             #"{"format": "poststore-json", "formatVersion": 1, "posts": [], "syncStates": [{"source": "s", "syncedAtMilliseconds": 1, "fetched": 0, "inserted": 0, "updated": 0, "unchanged": 0, "deleted": 0}, {"source": "s", "syncedAtMilliseconds": 2, "fetched": 0, "inserted": 0, "updated": 0, "unchanged": 0, "deleted": 0}]}"#,
             .corruptStore, #"repeats the source "s""#
         ),
+        (
+            "a sync time that is not a number",
+            #"{"format": "poststore-json", "formatVersion": 1, "posts": [], "syncStates": [{"source": "s", "syncedAtMilliseconds": "x", "fetched": 0, "inserted": 0, "updated": 0, "unchanged": 0, "deleted": 0}]}"#,
+            .corruptStore, #"field "syncedAtMilliseconds" must be an integer"#
+        ),
         ("invalid UTF-8", "{\"format\": \"poststore-json\u{FFFD}", .corruptStore, "JSON"),
     ]
 
@@ -208,6 +213,33 @@ struct JSONFilePostStoreTests {
         #expect(try await JSONFilePostStore(path: real).count() == 3)
         #expect(try LocalFileSystem().identityOfFile(atPath: real)?.permissions == 0o600)
         #expect(try directory.entries() == ["posts.json", "real"], "the lock file sits beside the real file")
+    }
+
+    @Test("a link to a file that does not exist yet creates the file where it points")
+    func danglingLink() async throws {
+        let directory = try TemporaryDirectory()
+        let link = directory.file("posts.json")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "later.json")
+        try await JSONFilePostStore(path: link).upsert(SamplePosts.make(count: 1))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "later.json")
+        #expect(try await JSONFilePostStore(path: directory.file("later.json"), mode: .openExisting).count() == 1)
+    }
+
+    @Test("a read-only store file is not replaced, and an empty path is refused")
+    func readOnlyFileAndEmptyPath() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let fileSystem = FailingFileSystem()
+        let store = try JSONFilePostStore(path: path, fileSystem: fileSystem)
+        try await store.upsert(SamplePosts.make(count: 1))
+        fileSystem.fail(.readOnlyFile)
+        #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(unchanged: 1), "no change, no write")
+        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
+        #expect(error?.code == .ioFailure)
+        #expect(error?.message.contains("read-only") == true)
+        #expect(try await store.count() == 1)
+        let empty = #expect(throws: PostStoreError.self) { try JSONFilePostStore(path: "") }
+        #expect(empty?.code == .invalidArgument)
     }
 
     @Test("a write waits for the lock only up to its timeout, then reports the store busy")

@@ -119,6 +119,17 @@ struct SQLiteMigratorTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test("a store whose recorded migrations do not match its tables is refused as damaged")
+    func recordsDoNotMatchTables() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        _ = try SQLitePostStore(path: path)
+        _ = try sqlite3(path, "DELETE FROM poststore_migrations WHERE version = \(SQLiteMigration.all.count)")
+        let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path, mode: .openExisting) }
+        #expect(error?.code == .corruptStore)
+        #expect(error?.message.contains("do not match its recorded migrations") == true)
+    }
+
     @Test("a migration that fails is rolled back whole, and the earlier ones stay")
     func failingMigrationRollsBack() async throws {
         let directory = try TemporaryDirectory()

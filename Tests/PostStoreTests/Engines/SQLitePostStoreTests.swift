@@ -218,6 +218,27 @@ struct SQLiteOutsideWorldTests {
         let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
         #expect(error?.code == .storeNotFound)
         #expect(!FileManager.default.fileExists(atPath: path))
+        let readError = await #expect(throws: PostStoreError.self) { try await store.count() }
+        #expect(readError?.code == .storeNotFound)
+
+        // A new store at the same path is a new store; the old instance keeps refusing rather than mixing the two.
+        try await SQLitePostStore(path: path).upsert(SamplePosts.make(count: 5))
+        await #expect(throws: PostStoreError.self) { try await store.query(.all) }
+        #expect(try await SQLitePostStore(path: path, mode: .openExisting).count() == 5)
+    }
+
+    @Test("every path is a file name: not an in-memory database, not a URI; an empty path is refused")
+    func pathsAreFileNames() async throws {
+        #expect(SQLitePostStore.fileName(for: ":memory:") == "./:memory:")
+        #expect(SQLitePostStore.fileName(for: "file:x.sqlite?mode=memory") == "./file:x.sqlite?mode=memory")
+        #expect(SQLitePostStore.fileName(for: "/tmp/a.sqlite") == "/tmp/a.sqlite")
+        #expect(SQLitePostStore.fileName(for: "./a.sqlite") == "./a.sqlite")
+        let directory = try TemporaryDirectory()
+        let odd = directory.file("file:x.sqlite?mode=memory")
+        try await SQLitePostStore(path: odd).upsert(SamplePosts.make(count: 2))
+        #expect(try await SQLitePostStore(path: odd, mode: .openExisting).count() == 2)
+        let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: "") }
+        #expect(error?.code == .invalidArgument)
     }
 
     @Test("opening an up-to-date store only reads, so it works while another process holds the write lock")
@@ -269,5 +290,18 @@ struct SQLiteOutsideWorldTests {
         let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path, mode: .openExisting) }
         #expect(error?.code == .corruptStore)
         #expect(error?.message.contains("posts table is missing") == true)
+    }
+}
+
+@Suite("SQLite connection")
+struct SQLiteConnectionTests {
+    @Test("busy timeouts keep their milliseconds, and extreme ones are clamped")
+    func busyTimeoutMilliseconds() {
+        #expect(SQLiteConnection.milliseconds(.milliseconds(900)) == 900)
+        #expect(SQLiteConnection.milliseconds(.seconds(1.5)) == 1500)
+        #expect(SQLiteConnection.milliseconds(.seconds(30)) == 30_000)
+        #expect(SQLiteConnection.milliseconds(.seconds(Int64.max)) == Int32.max)
+        #expect(SQLiteConnection.milliseconds(.seconds(-5)) == 0)
+        #expect(SQLiteConnection.milliseconds(.zero) == 0)
     }
 }

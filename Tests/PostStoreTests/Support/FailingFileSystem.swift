@@ -11,6 +11,8 @@ final class FailingFileSystem: FileSystemProtocol {
         case writeNewFile, writeNewFilePartially, synchronizeFile, moveItem, synchronizeDirectory
         /// Not a step of the write: reading fails with an error that is not a `PostStoreError`.
         case readWithForeignError
+        /// Not a step of the write: the store file's permissions forbid writing (as root, real ones do not).
+        case readOnlyFile
 
         var testDescription: String { rawValue }
     }
@@ -32,6 +34,10 @@ final class FailingFileSystem: FileSystemProtocol {
     }
 
     func resolvingSymbolicLinks(inPath path: String) throws -> String { try real.resolvingSymbolicLinks(inPath: path) }
+
+    func isWritableFile(atPath path: String) -> Bool {
+        failing.withLock { $0 } != .readOnlyFile && real.isWritableFile(atPath: path)
+    }
 
     func contentsOfFile(atPath path: String) throws -> Data? {
         if failing.withLock({ $0 }) == .readWithForeignError { throw CocoaError(.fileReadUnknown) }

@@ -48,6 +48,9 @@ public actor JSONFilePostStore: PostStoreProtocol {
         fileSystem: any FileSystemProtocol = LocalFileSystem(),
         lockTimeout: Duration = .seconds(30)
     ) throws {
+        guard !path.isEmpty else {
+            throw PostStoreError(.invalidArgument, "The JSON store's path is empty.")
+        }
         let file = try Self.onlyPostStoreErrors(path) { try fileSystem.resolvingSymbolicLinks(inPath: path) }
         self.path = path
         self.file = file
@@ -123,6 +126,15 @@ public actor JSONFilePostStore: PostStoreProtocol {
             var contents = fresh.contents
             let result = try change(&contents)
             guard contents != fresh.contents else { return result }
+            // The file is replaced by a rename, which only the folder's permissions govern; a read-only store file
+            // says "do not change me", so honour it as SQLite does.
+            guard fileSystem.isWritableFile(atPath: file) else {
+                throw PostStoreError(
+                    .ioFailure,
+                    "The JSON store \(file) is read-only; nothing was written.",
+                    path: file
+                )
+            }
             try Self.removeStaleTemporaryFiles(of: file, in: fileSystem)
             try Self.replaceFile(file, with: contents, in: fileSystem)
             cache = try fileSystem.identityOfFile(atPath: file).map { ($0, contents) }

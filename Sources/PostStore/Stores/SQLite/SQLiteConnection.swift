@@ -31,9 +31,19 @@ final class SQLiteConnection {
             throw SQLiteError(extendedCode: result, message: message)
         }
         self.handle = handle
-        // Clamped: SQLite takes an Int32 of milliseconds (about 24 days), and a huge Duration means "wait long".
-        let (milliseconds, overflow) = busyTimeout.components.seconds.multipliedReportingOverflow(by: 1000)
-        sqlite3_busy_timeout(handle, overflow ? Int32.max : Int32(clamping: milliseconds))
+        sqlite3_busy_timeout(handle, Self.milliseconds(busyTimeout))
+    }
+
+    /// A duration as whole milliseconds for SQLite, clamped to what its Int32 holds (about 24 days): a huge
+    /// duration means "wait long", a negative one "do not wait".
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, overflow) = duration.components.seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return duration < .zero ? 0 : .max }
+        let (total, overflowAgain) = seconds.addingReportingOverflow(
+            duration.components.attoseconds / 1_000_000_000_000_000
+        )
+        guard !overflowAgain else { return duration < .zero ? 0 : .max }
+        return Int32(clamping: max(0, total))
     }
 
     deinit {

@@ -65,7 +65,8 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:
             PostStoreError(
                 .ioFailure,
-                "The SQLite store \(path) cannot be written: \(message).",
+                "SQLite cannot write to the store \(path) or its folder (in WAL mode it must, even to read): "
+                    + "\(message).",
                 path: path,
                 cause: self
             )

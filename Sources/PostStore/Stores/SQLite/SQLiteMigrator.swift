@@ -1,3 +1,5 @@
+import CSQLite
+
 /// Brings a database's schema up to date with the migrations this build carries, and refuses what it cannot.
 ///
 /// Applied migrations are recorded in `poststore_migrations` with their checksum. Each pending migration runs in
@@ -72,7 +74,18 @@ struct SQLiteMigrator {
         for migration in migrations {
             try connection.writeTransaction {
                 guard try !status(connection).applied.contains(migration.version) else { return }
-                try connection.execute(migration.sql)
+                do {
+                    try connection.execute(migration.sql)
+                } catch let error as SQLiteError where error.primaryCode == SQLITE_ERROR {
+                    // Our own SQL failing means the file's tables do not match its recorded migrations.
+                    throw PostStoreError(
+                        .corruptStore,
+                        "The SQLite store \(connection.path) could not apply \(migration.name): \(error.message). "
+                            + "Its tables do not match its recorded migrations; it was left as it was.",
+                        path: connection.path,
+                        cause: error
+                    )
+                }
                 try connection.withStatement(
                     """
                     INSERT INTO poststore_migrations (version, name, checksum, applied_at)

@@ -70,12 +70,15 @@ public actor SQLitePostStore: PostStoreProtocol {
     ) throws {
         self.path = path
         self.keepsSearchIndex = searchIndex
-        if mode == .openExisting, !FileManager.default.fileExists(atPath: path) {
+        guard !path.isEmpty else {
+            throw PostStoreError(.invalidArgument, "The SQLite store's path is empty.")
+        }
+        if mode == .openExisting, try LocalFileSystem().identityOfFile(atPath: path) == nil {
             throw PostStoreError(.storeNotFound, "There is no SQLite store at \(path).", path: path)
         }
         do {
             let connection = try SQLiteConnection(
-                path: path,
+                path: Self.fileName(for: path),
                 create: mode == .createIfMissing,
                 busyTimeout: busyTimeout
             )
@@ -94,7 +97,11 @@ public actor SQLitePostStore: PostStoreProtocol {
             try migrator.migrate(connection)
             let index = SQLiteSearchIndex(connection: connection)
             if searchIndex, try !index.isCurrent() {
-                try connection.writeTransaction { try index.rebuild() }
+                do {
+                    try connection.writeTransaction { try index.rebuild() }
+                } catch let error as SQLiteError where error.primaryCode == SQLITE_READONLY {
+                    // A store that cannot be written can still be read: searches scan until the index is rebuilt.
+                }
             }
             self.connection = connection
         } catch let error as SQLiteError {
@@ -136,12 +143,12 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     public func post(id: Int) throws -> Post? {
-        try sqlite { try storedPost(id: id) }
+        try read { try storedPost(id: id) }
     }
 
     public func query(_ query: PostQuery) throws -> [Post] {
         try query.validate()
-        return try sqlite {
+        return try read {
             guard keepsSearchIndex, SQLiteSearchIndex.matchExpression(for: TextSearch(query.search).terms) != nil
             else { return try run(SQLiteQueryPlan(query, usingSearchIndex: false)) }
             do {
@@ -157,7 +164,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     public func count() throws -> Int {
-        try sqlite {
+        try read {
             try connection.withStatement("SELECT count(*) FROM posts") { statement throws(SQLiteError) in
                 _ = try statement.step()
                 return statement.int(at: 0)
@@ -191,7 +198,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     public func syncState(for source: String) throws -> SyncState? {
-        try sqlite {
+        try read {
             try connection.withStatement(Self.selectSyncState + " WHERE source = ?") { statement throws(SQLiteError) in
                 try statement.bind(source)
                 return try statement.rows(Self.readSyncState).first
@@ -200,7 +207,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     public func syncStates() throws -> [SyncState] {
-        try sqlite {
+        try read {
             try connection.withStatement(Self.selectSyncState + " ORDER BY synced_at_ms DESC, source") {
                 statement throws(SQLiteError) in
                 try statement.rows(Self.readSyncState)
@@ -325,13 +332,7 @@ public actor SQLitePostStore: PostStoreProtocol {
         // moment before it is refused, and the write rolled back.
         func checkedBody() throws -> Result {
             let result = try body()
-            if connection.fileHasMoved() {
-                throw PostStoreError(
-                    .storeNotFound,
-                    "The SQLite store \(path) was deleted or moved while it was open; nothing was written.",
-                    path: path
-                )
-            }
+            try refuseIfMoved(nothingWritten: true)
             return result
         }
         return try sqlite {
@@ -342,6 +343,29 @@ public actor SQLitePostStore: PostStoreProtocol {
                 return try connection.writeTransaction(checkedBody)
             }
         }
+    }
+
+    /// The name SQLite opens for `path`: always a file. Without a leading `./`, SQLite would take a relative path
+    /// of ":memory:" as a private in-memory database and one starting with "file:" as a URI.
+    static func fileName(for path: String) -> String {
+        path.hasPrefix("/") || path.hasPrefix("./") ? path : "./" + path
+    }
+
+    /// Runs a read, refusing a store whose file was deleted or moved while open: its `-wal` and `-shm` files may
+    /// belong to a new file by now, so answers from the old one could be wrong or fail obscurely.
+    private func read<Result>(_ body: () throws -> Result) throws -> Result {
+        try refuseIfMoved(nothingWritten: false)
+        return try sqlite(body)
+    }
+
+    private func refuseIfMoved(nothingWritten: Bool) throws {
+        guard connection.fileHasMoved() else { return }
+        let consequence = nothingWritten ? "; nothing was written" : ""
+        throw PostStoreError(
+            .storeNotFound,
+            "The SQLite store \(path) was deleted or moved while it was open\(consequence). Open it again.",
+            path: path
+        )
     }
 
     /// Runs SQLite work, turning a ``SQLiteError`` into the ``PostStoreError`` callers see.
