@@ -32,6 +32,14 @@ struct TextSearchTests {
         #expect(!TextSearch("cafe").matches(composed))
     }
 
+    @Test("what README says follows from using Swift's own splitting and lowercasing")
+    func swiftSemanticsAsDocumented() {
+        #expect(!TextSearch("σίσυφος").matches(Post(userId: 1, id: 1, title: "ΣΊΣΥΦΟΣ", body: "")), "no final sigma")
+        #expect(TextSearch("σίσυφοσ").matches(Post(userId: 1, id: 1, title: "ΣΊΣΥΦΟΣ", body: "")))
+        #expect(!TextSearch("istanbul").matches(Post(userId: 1, id: 1, title: "İstanbul", body: "")))
+        #expect(TextSearch("a \u{301}b").terms == ["a", "b"], "the combining mark goes with the space")
+    }
+
     @Test("a term never matches across the title and the body")
     func noMatchAcrossFields() {
         #expect(!TextSearch("ab").matches(Post(userId: 1, id: 1, title: "a", body: "b")))
