@@ -29,13 +29,14 @@
 /// - **Reads.** ``post(id:)`` returns `nil` for a missing id; ``query(_:)`` follows ``PostQuery``'s semantics
 ///   exactly, including its order, so every engine returns the same array for the same query and data; text is
 ///   returned exactly as stored (any Unicode, NUL characters included).
-/// - **Sync state.** One ``SyncState`` per source, saved atomically with the posts of the same change set and
-///   returned exactly as saved.
+/// - **Sync state.** One ``SyncState`` per source (sources compared byte for byte, like posts), saved atomically
+///   with the posts of the same change set and returned exactly as saved.
 /// - **Errors.** Only ``PostStoreError``: ``PostStoreError/Code/invalidQuery`` for a negative limit or offset,
 ///   ``PostStoreError/Code/storeNotFound`` when a store's file was deleted while it was open,
 ///   ``PostStoreError/Code/ioFailure`` and ``PostStoreError/Code/storeBusy`` for file and locking failures,
 ///   ``PostStoreError/Code/corruptStore`` and ``PostStoreError/Code/unsupportedVersion`` for a file this build
-///   cannot read (such a file is never written over).
+///   cannot read (such a file is never written over), ``PostStoreError/Code/invalidData`` for text an engine
+///   cannot hold (SQLite stores at most 1,000,000,000 bytes in one value).
 /// - **Concurrency.** Stores are `Sendable`; concurrent calls on one instance are serialized, and every call sees
 ///   a consistent state.
 public protocol PostStoreProtocol: Sendable {
