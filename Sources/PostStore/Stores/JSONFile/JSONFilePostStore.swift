@@ -164,7 +164,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
         } catch let error as PostStoreError {
             throw error
         } catch {
-            throw PostStoreError(.ioFailure, "Reading or writing \(path) failed: \(error).", path: path, cause: nil)
+            throw PostStoreError(.ioFailure, "Reading or writing \(path) failed: \(error).", path: path, cause: error)
         }
     }
 
@@ -213,7 +213,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
                 "The JSON store \(path) was written, but flushing its folder to disk failed, so the change may not "
                     + "survive a power loss.",
                 path: path,
-                cause: error as? PostStoreError
+                cause: error
             )
         }
     }
