@@ -79,20 +79,13 @@ public protocol FileSystemProtocol: Sendable {
     /// - Throws: ``PostStoreError``.
     func contentsOfDirectory(atPath path: String) throws -> [String]
 
-    /// Runs `body` while holding an exclusive advisory lock on the file at `lockPath` (created when missing).
+    /// Tries to take an exclusive advisory lock on the file at `lockPath` (created when missing), without waiting.
     ///
-    /// The lock excludes other processes and other open files of this process that lock the same path.
+    /// The lock excludes other processes and other open files of this process that lock the same path. Callers
+    /// that must wait try again after a pause, so the wait never blocks a thread.
     ///
-    /// - Parameters:
-    ///   - lockPath: The lock file.
-    ///   - timeout: How long to wait for the lock.
-    ///   - body: The work to do under the lock.
-    /// - Returns: What `body` returns.
-    /// - Throws: ``PostStoreError/Code/storeBusy`` when the lock is still held by someone else after `timeout`,
-    ///   and whatever `body` throws.
-    func withExclusiveLock<Result>(
-        onFile lockPath: String,
-        timeout: Duration,
-        _ body: () throws -> Result
-    ) throws -> Result
+    /// - Parameter lockPath: The lock file.
+    /// - Returns: The lock, held until it is released or deallocated; `nil` when someone else holds it.
+    /// - Throws: ``PostStoreError``.
+    func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)?
 }

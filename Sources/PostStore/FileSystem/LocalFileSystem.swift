@@ -124,30 +124,17 @@ public struct LocalFileSystem: FileSystemProtocol {
         }
     }
 
-    public func withExclusiveLock<Result>(
-        onFile lockPath: String,
-        timeout: Duration,
-        _ body: () throws -> Result
-    ) throws -> Result {
+    public func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if descriptor < 0 { throw Self.failure("Cannot open the lock file", lockPath) }
-        defer { close(descriptor) }  // Closing the descriptor releases the lock.
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw Self.failure("Cannot lock", lockPath)
-            }
-            guard clock.now < deadline else {
-                throw PostStoreError(
-                    .storeBusy,
-                    "Another process has held the lock \(lockPath) for longer than \(timeout); try again later.",
-                    path: lockPath
-                )
-            }
-            usleep(2_000)
+            if errno == EINTR { continue }
+            let failure = errno == EWOULDBLOCK ? nil : Self.failure("Cannot lock", lockPath)
+            close(descriptor)
+            if let failure { throw failure }
+            return nil
         }
-        return try body()
+        return LocalFileLock(descriptor: descriptor)
     }
 
     private func synchronize(_ path: String, flags: Int32, what: String) throws {

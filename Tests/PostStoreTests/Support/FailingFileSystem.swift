@@ -75,11 +75,7 @@ final class FailingFileSystem: FileSystemProtocol {
 
     func contentsOfDirectory(atPath path: String) throws -> [String] { try real.contentsOfDirectory(atPath: path) }
 
-    func withExclusiveLock<Result>(
-        onFile lockPath: String,
-        timeout: Duration,
-        _ body: () throws -> Result
-    ) throws -> Result {
-        try real.withExclusiveLock(onFile: lockPath, timeout: timeout, body)
+    func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
+        try real.tryLockExclusively(onFile: lockPath)
     }
 }

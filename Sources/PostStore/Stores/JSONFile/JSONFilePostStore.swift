@@ -61,11 +61,12 @@ public actor JSONFilePostStore: PostStoreProtocol {
                 guard mode == .createIfMissing else {
                     throw PostStoreError(.storeNotFound, "There is no JSON store at \(path).", path: path)
                 }
-                try Self.locked(fileSystem, file, lockTimeout) {
-                    if try fileSystem.identityOfFile(atPath: file) == nil {
-                        try Self.replaceFile(file, with: StoreContents(), in: fileSystem)
-                        try Self.synchronizeFolder(of: file, in: fileSystem)
-                    }
+                // The initializer is synchronous, so this one wait for the lock blocks (briefly, in turns of 2 ms).
+                let lock = try Self.lockBlocking(file, in: fileSystem, timeout: lockTimeout)
+                defer { lock.unlock() }
+                if try fileSystem.identityOfFile(atPath: file) == nil {
+                    try Self.replaceFile(file, with: StoreContents(), in: fileSystem)
+                    try Self.synchronizeFolder(of: file, in: fileSystem)
                 }
             }
             return try Self.read(file, fileSystem, cached: nil)
@@ -73,8 +74,8 @@ public actor JSONFilePostStore: PostStoreProtocol {
     }
 
     @discardableResult
-    public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
-        try write { contents in try contents.apply(changes) }
+    public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
+        try await write { contents in try contents.apply(changes) }
     }
 
     public func post(id: Int) throws -> Post? {
@@ -89,8 +90,8 @@ public actor JSONFilePostStore: PostStoreProtocol {
         try current().posts.count
     }
 
-    public func removeAll() throws {
-        try write { contents in contents = StoreContents() }
+    public func removeAll() async throws {
+        try await write { contents in contents = StoreContents() }
     }
 
     public func syncState(for source: String) throws -> SyncState? {
@@ -115,12 +116,12 @@ public actor JSONFilePostStore: PostStoreProtocol {
     /// The file is always read afresh under the lock, never taken from the cache: on a file system with coarse
     /// timestamps another process's write could leave the identity unchanged. When `change` leaves the contents as
     /// they were, the file is not written, so an unchanged re-sync touches nothing.
-    private func write<Result>(_ change: (inout StoreContents) throws -> Result) throws -> Result {
-        try Self.onlyPostStoreErrors(file) { try locked(change) }
-    }
-
-    private func locked<Result>(_ change: (inout StoreContents) throws -> Result) throws -> Result {
-        try Self.locked(fileSystem, file, lockTimeout) {
+    /// The wait for the lock suspends between tries; once the lock is held, everything up to its release runs
+    /// without suspending, so no other call on this actor can interleave.
+    private func write<Result>(_ change: (inout StoreContents) throws -> Result) async throws -> Result {
+        let lock = try await lockSuspending()
+        defer { lock.unlock() }
+        return try Self.onlyPostStoreErrors(file) {
             let fresh = try Self.read(file, fileSystem, cached: nil)
             cache = fresh
             var contents = fresh.contents
@@ -168,13 +169,46 @@ public actor JSONFilePostStore: PostStoreProtocol {
         }
     }
 
-    private static func locked<Result>(
-        _ fileSystem: any FileSystemProtocol,
+    /// Takes the write lock, waiting up to the lock timeout; the wait suspends (1 ms, doubling up to 50 ms)
+    /// instead of blocking a thread of Swift's shared pool.
+    private func lockSuspending() async throws -> any FileLock {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: lockTimeout)
+        var pause = Duration.milliseconds(1)
+        while true {
+            if let lock = try Self.onlyPostStoreErrors(
+                file,
+                { try fileSystem.tryLockExclusively(onFile: file + ".lock") }
+            ) {
+                return lock
+            }
+            guard clock.now < deadline else { throw Self.busy(file, lockTimeout) }
+            try await Task.sleep(for: min(pause, deadline - clock.now))
+            pause = min(pause * 2, .milliseconds(50))
+        }
+    }
+
+    /// Takes the write lock from synchronous code, blocking between tries.
+    private static func lockBlocking(
         _ path: String,
-        _ timeout: Duration,
-        _ body: () throws -> Result
-    ) throws -> Result {
-        try fileSystem.withExclusiveLock(onFile: path + ".lock", timeout: timeout, body)
+        in fileSystem: any FileSystemProtocol,
+        timeout: Duration
+    ) throws -> any FileLock {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            if let lock = try fileSystem.tryLockExclusively(onFile: path + ".lock") { return lock }
+            guard clock.now < deadline else { throw busy(path, timeout) }
+            usleep(2_000)
+        }
+    }
+
+    private static func busy(_ path: String, _ timeout: Duration) -> PostStoreError {
+        PostStoreError(
+            .storeBusy,
+            "Another process has held the lock \(path).lock for longer than \(timeout); try again later.",
+            path: path + ".lock"
+        )
     }
 
     /// Writes a temporary file beside `path`, flushes it and renames it over `path`; on failure removes it and

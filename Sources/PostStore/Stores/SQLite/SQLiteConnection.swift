@@ -10,6 +10,7 @@ final class SQLiteConnection {
     let path: String
 
     private let handle: OpaquePointer
+    private var busyMilliseconds: Int32
     private var cachedStatements: [String: SQLiteStatement] = [:]
 
     /// Opens a connection.
@@ -31,7 +32,33 @@ final class SQLiteConnection {
             throw SQLiteError(extendedCode: result, message: message)
         }
         self.handle = handle
-        sqlite3_busy_timeout(handle, Self.milliseconds(busyTimeout))
+        busyMilliseconds = Self.milliseconds(busyTimeout)
+        sqlite3_busy_timeout(handle, busyMilliseconds)
+    }
+
+    /// Sets how long a statement waits inside SQLite (blocking its thread) for another connection's lock.
+    func setBusyTimeout(_ busyTimeout: Duration) {
+        busyMilliseconds = Self.milliseconds(busyTimeout)
+        sqlite3_busy_timeout(handle, busyMilliseconds)
+    }
+
+    /// Tries to start a write transaction (`BEGIN IMMEDIATE`) without waiting.
+    ///
+    /// - Returns: `true` when the transaction started, `false` when another connection holds the write lock.
+    func tryBeginWriteTransaction() throws(SQLiteError) -> Bool {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyMilliseconds) }
+        let result = sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+        if result == SQLITE_OK { return true }
+        if result & 0xFF == SQLITE_BUSY, sqlite3_get_autocommit(handle) != 0 { return false }
+        throw error(result)
+    }
+
+    /// Rolls back the transaction in progress, if there is one; a rollback that fails leaves nothing to do.
+    func rollBackOpenTransaction() {
+        if sqlite3_get_autocommit(handle) == 0 {
+            try? execute("ROLLBACK")
+        }
     }
 
     /// A duration as whole milliseconds for SQLite, clamped to what its Int32 holds (about 24 days): a huge
@@ -105,9 +132,7 @@ final class SQLiteConnection {
         } catch {
             // Never leave a transaction open: a write would hold the lock, a read would pin an old snapshot and
             // keep the WAL from shrinking.
-            if sqlite3_get_autocommit(handle) == 0 {
-                try? execute("ROLLBACK")
-            }
+            rollBackOpenTransaction()
             throw error
         }
     }

@@ -30,6 +30,11 @@ public actor SQLitePostStore: PostStoreProtocol {
 
     private let connection: SQLiteConnection
     private let keepsSearchIndex: Bool
+    private let busyTimeout: Duration
+
+    /// How long a single statement may wait inside SQLite for a lock other than the write lock (in WAL mode that is
+    /// rare: a checkpoint or a recovery in another connection). Kept short because it blocks the calling thread.
+    private static let statementBusyTimeout = Duration.milliseconds(200)
     private var searchIndex: SQLiteSearchIndex { SQLiteSearchIndex(connection: connection) }
 
     /// Opens the store at `path` and applies any pending migration.
@@ -70,6 +75,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     ) throws {
         self.path = path
         self.keepsSearchIndex = searchIndex
+        self.busyTimeout = busyTimeout
         guard !path.isEmpty else {
             throw PostStoreError(.invalidArgument, "The SQLite store's path is empty.")
         }
@@ -103,6 +109,8 @@ public actor SQLitePostStore: PostStoreProtocol {
                     // A store that cannot be written can still be read: searches scan until the index is rebuilt.
                 }
             }
+            // Opening is synchronous and may wait the whole busy timeout; later writes wait in `write`.
+            connection.setBusyTimeout(Self.statementBusyTimeout)
             self.connection = connection
         } catch let error as SQLiteError {
             throw error.postStoreError(path: path)
@@ -110,9 +118,9 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     @discardableResult
-    public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
+    public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
         try changes.validate()
-        return try write {
+        return try await write {
             let indexing = try prepareSearchIndexForWrite()
             var summary = WriteSummary()
             for post in changes.upserts {
@@ -172,8 +180,8 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
     }
 
-    public func removeAll() throws {
-        try write {
+    public func removeAll() async throws {
+        try await write {
             // An empty index is current, whether or not this store keeps it.
             try connection.execute(
                 """
@@ -193,8 +201,8 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// that finds the index out of step with the posts rebuilds it by itself.)
     ///
     /// - Throws: ``PostStoreError``.
-    public func rebuildSearchIndex() throws {
-        try write { try searchIndex.rebuild() }
+    public func rebuildSearchIndex() async throws {
+        try await write { try searchIndex.rebuild() }
     }
 
     public func syncState(for source: String) throws -> SyncState? {
@@ -327,21 +335,53 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// The index can disagree only when another tool wrote the posts table; FTS5 then reports `SQLITE_CORRUPT_VTAB`
     /// when PostStore removes text that was never indexed. The write is rolled back, the index rebuilt from the
     /// posts in its own transaction, and the write tried once more.
-    private func write<Result>(_ body: () throws -> Result) throws -> Result {
-        // Checked inside the transaction, under the write lock, just before the commit: a store deleted at any
-        // moment before it is refused, and the write rolled back.
-        func checkedBody() throws -> Result {
+    private func write<Result>(_ body: () throws -> Result) async throws -> Result {
+        do {
+            do {
+                return try await transaction(body)
+            } catch let error as SQLiteError where error.isCorruptVirtualTable {
+                try await transaction { try searchIndex.rebuild() }
+                return try await transaction(body)
+            }
+        } catch let error as SQLiteError {
+            throw error.postStoreError(path: path)
+        }
+    }
+
+    /// Waits for the write lock, then runs `body` and commits, all without suspending: no other call on this actor
+    /// can slip a statement into the transaction.
+    ///
+    /// The store is checked under the write lock, just before the commit: a store deleted at any moment before is
+    /// refused and the write rolled back.
+    private func transaction<Result>(_ body: () throws -> Result) async throws -> Result {
+        try await beginWriteTransaction()
+        do {
             let result = try body()
             try refuseIfMoved(nothingWritten: true)
+            try connection.execute("COMMIT")
             return result
+        } catch {
+            connection.rollBackOpenTransaction()
+            throw error
         }
-        return try sqlite {
-            do {
-                return try connection.writeTransaction(checkedBody)
-            } catch let error as SQLiteError where error.isCorruptVirtualTable {
-                try connection.writeTransaction { try searchIndex.rebuild() }
-                return try connection.writeTransaction(checkedBody)
+    }
+
+    /// Takes the database's write lock (`BEGIN IMMEDIATE`), waiting up to the busy timeout for another connection
+    /// to release it.
+    ///
+    /// The wait suspends between tries (1 ms, doubling up to 50 ms) instead of blocking inside SQLite, so a store
+    /// waiting for another process never holds up a thread of Swift's shared pool: with two cores, two such waits
+    /// could otherwise stall every task of the process, including the one that would release the lock.
+    private func beginWriteTransaction() async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: busyTimeout)
+        var pause = Duration.milliseconds(1)
+        while try !connection.tryBeginWriteTransaction() {
+            guard clock.now < deadline else {
+                throw SQLiteError(extendedCode: SQLITE_BUSY, message: "database is locked")
             }
+            try await Task.sleep(for: min(pause, deadline - clock.now))
+            pause = min(pause * 2, .milliseconds(50))
         }
     }
 
