@@ -36,7 +36,8 @@
 ///   ``PostStoreError/Code/ioFailure`` and ``PostStoreError/Code/storeBusy`` for file and locking failures,
 ///   ``PostStoreError/Code/corruptStore`` and ``PostStoreError/Code/unsupportedVersion`` for a file this build
 ///   cannot read (such a file is never written over), ``PostStoreError/Code/invalidData`` for text an engine
-///   cannot hold (SQLite stores at most 1,000,000,000 bytes in one value).
+///   cannot hold (SQLite stores at most 1,000,000,000 bytes in one value). The one exception: a write waiting for
+///   another process's lock throws `CancellationError` when its task is cancelled.
 /// - **Concurrency.** Stores are `Sendable`; concurrent calls on one instance are serialized, and every call sees
 ///   a consistent state.
 public protocol PostStoreProtocol: Sendable {

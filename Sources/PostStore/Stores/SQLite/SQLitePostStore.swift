@@ -15,8 +15,8 @@ import Foundation
 /// `synchronous = NORMAL` may lose the last commits, but the database stays consistent (SQLite's own promise).
 ///
 /// An actor owning one connection: calls on one store are serialized, and callers waiting for their turn suspend
-/// rather than block a thread. Waiting for another connection's write lock (up to the busy timeout) happens inside
-/// SQLite and does occupy the thread that runs the call.
+/// rather than block a thread. A write waiting for another connection's write lock (up to the busy timeout)
+/// suspends between tries too; only opening, which is synchronous, waits inside SQLite.
 ///
 /// For example:
 ///
