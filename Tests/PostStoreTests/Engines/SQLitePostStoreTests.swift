@@ -42,6 +42,25 @@ struct SQLitePostStoreTests {
         #expect(try await store.count() == 3, "the blocker's post and the writer's two")
     }
 
+    @Test("writers waiting for a lock leave Swift's threads free for the task that releases it")
+    func waitingWritersDoNotStarveThePool() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let stores = try (0..<6).map { _ in try SQLitePostStore(path: path) }
+        let blocker = try SQLiteConnection(path: path, create: false, busyTimeout: .seconds(1))
+        try blocker.execute("BEGIN IMMEDIATE")
+        let start = ContinuousClock.now
+        let writers = stores.enumerated().map { offset, store in
+            Task { try await store.upsert(SamplePosts.make(count: 1, firstId: offset + 1)) }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        try blocker.execute("COMMIT")
+        for writer in writers { #expect(try await writer.value == WriteSummary(inserted: 1)) }
+        // Blocking waits (six writers, two threads on this machine) held the release back for the 30 s busy timeout.
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(try await stores[0].count() == 6)
+    }
+
     @Test("a lock held past the busy timeout is reported as a busy store, and nothing is written")
     func busyTimeout() async throws {
         let directory = try TemporaryDirectory()
