@@ -100,17 +100,6 @@ struct JSONFilePostStoreTests {
         #expect(try LocalFileSystem().identityOfFile(atPath: path) == identity)
     }
 
-    @Test("opening an existing store never creates one")
-    func openExistingDoesNotCreate() async throws {
-        let directory = try TemporaryDirectory()
-        let error = #expect(throws: PostStoreError.self) {
-            try JSONFilePostStore(path: directory.file("missing.json"), mode: .openExisting)
-        }
-        #expect(error?.code == .storeNotFound)
-        #expect(error?.path == directory.file("missing.json"))
-        #expect(try directory.entries() == [])
-    }
-
     @Test("a missing folder is an I/O failure naming the path")
     func missingFolder() throws {
         let directory = try TemporaryDirectory()
@@ -242,39 +231,4 @@ struct JSONFilePostStoreTests {
         #expect(empty?.code == .invalidArgument)
     }
 
-    @Test("writers waiting for the lock leave Swift's threads free for the task that releases it")
-    func waitingWritersDoNotStarveThePool() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("posts.json")
-        let stores = try (0..<6).map { _ in try JSONFilePostStore(path: path) }
-        let descriptor = open(path + ".lock", O_RDWR)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        #expect(flock(descriptor, LOCK_EX) == 0)
-        let start = ContinuousClock.now
-        let writers = stores.enumerated().map { offset, store in
-            Task { try await store.upsert(SamplePosts.make(count: 1, firstId: offset + 1)) }
-        }
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(flock(descriptor, LOCK_UN) == 0)
-        for writer in writers { #expect(try await writer.value == WriteSummary(inserted: 1)) }
-        #expect(ContinuousClock.now - start < .seconds(10), "blocking waits held the release back for 30 s")
-        #expect(try await stores[0].count() == 6)
-    }
-
-    @Test("a write waits for the lock only up to its timeout, then reports the store busy")
-    func lockTimeout() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("posts.json")
-        let store = try JSONFilePostStore(path: path, lockTimeout: .milliseconds(100))
-        // Another writer (flock locks belong to an open file, so this excludes the store like another process).
-        let descriptor = open(path + ".lock", O_RDWR)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        #expect(flock(descriptor, LOCK_EX) == 0)
-        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 1)) }
-        #expect(error?.code == .storeBusy)
-        #expect(flock(descriptor, LOCK_UN) == 0)
-        #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(inserted: 1))
-    }
 }

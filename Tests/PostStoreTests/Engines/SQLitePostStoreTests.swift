@@ -25,65 +25,6 @@ struct SQLitePostStoreTests {
         #expect(plan.contains("posts_user_id"))
     }
 
-    @Test("a write waits for another connection's transaction instead of failing")
-    func waitsForALock() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("posts.sqlite")
-        let store = try SQLitePostStore(path: path)
-        let blocker = try SQLiteConnection(path: path, create: false, busyTimeout: .seconds(1))
-        try blocker.execute("BEGIN IMMEDIATE; INSERT INTO posts VALUES (500, 1, 'held', 'lock')")
-        let start = ContinuousClock.now
-        let writer = Task { try await store.upsert(SamplePosts.make(count: 2)) }
-        // A real lock held for a real time: the writer must still be waiting when it is released.
-        try await Task.sleep(for: .milliseconds(300))
-        try blocker.execute("COMMIT")
-        #expect(try await writer.value == WriteSummary(inserted: 2))
-        #expect(ContinuousClock.now - start >= .milliseconds(300))
-        #expect(try await store.count() == 3, "the blocker's post and the writer's two")
-    }
-
-    @Test("writers waiting for a lock leave Swift's threads free for the task that releases it")
-    func waitingWritersDoNotStarveThePool() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("posts.sqlite")
-        let stores = try (0..<6).map { _ in try SQLitePostStore(path: path) }
-        let blocker = try SQLiteConnection(path: path, create: false, busyTimeout: .seconds(1))
-        try blocker.execute("BEGIN IMMEDIATE")
-        let start = ContinuousClock.now
-        let writers = stores.enumerated().map { offset, store in
-            Task { try await store.upsert(SamplePosts.make(count: 1, firstId: offset + 1)) }
-        }
-        try await Task.sleep(for: .milliseconds(100))
-        try blocker.execute("COMMIT")
-        for writer in writers { #expect(try await writer.value == WriteSummary(inserted: 1)) }
-        // Blocking waits (six writers, two threads on this machine) held the release back for the 30 s busy timeout.
-        #expect(ContinuousClock.now - start < .seconds(10))
-        #expect(try await stores[0].count() == 6)
-    }
-
-    @Test("a lock held past the busy timeout is reported as a busy store, and nothing is written")
-    func busyTimeout() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("posts.sqlite")
-        let store = try SQLitePostStore(path: path, busyTimeout: .milliseconds(100))
-        let blocker = try SQLiteConnection(path: path, create: false, busyTimeout: .seconds(1))
-        try blocker.execute("BEGIN IMMEDIATE")
-        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
-        #expect(error?.code == .storeBusy)
-        try blocker.execute("ROLLBACK")
-        #expect(try await store.count() == 0)
-    }
-
-    @Test("opening an existing store never creates one")
-    func openExistingDoesNotCreate() throws {
-        let directory = try TemporaryDirectory()
-        let error = #expect(throws: PostStoreError.self) {
-            try SQLitePostStore(path: directory.file("missing.sqlite"), mode: .openExisting)
-        }
-        #expect(error?.code == .storeNotFound)
-        #expect(try directory.entries() == [])
-    }
-
     static let foreignFiles: [(name: String, bytes: [UInt8])] = [
         ("random bytes", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }),
         ("text", Array("name,age\nalice,30\n".utf8)),

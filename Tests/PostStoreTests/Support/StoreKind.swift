@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PostStore
@@ -15,12 +16,45 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var isPersistent: Bool { self != .inMemory }
 
     /// A new, empty store of this kind in `directory`, with its data file named `name`.
-    func makeStore(in directory: TemporaryDirectory, name: String = "store") throws -> any PostStoreProtocol {
+    ///
+    /// - Parameter timeout: How long a write waits for another process's lock (the lock or busy timeout).
+    func makeStore(
+        in directory: TemporaryDirectory,
+        name: String = "store",
+        timeout: Duration = .seconds(30)
+    ) throws -> any PostStoreProtocol {
         switch self {
         case .inMemory: InMemoryPostStore()
-        case .jsonFile: try JSONFilePostStore(path: directory.file(name + ".json"))
-        case .sqlite: try SQLitePostStore(path: directory.file(name + ".sqlite"))
-        case .sqliteWithoutSearchIndex: try SQLitePostStore(path: directory.file(name + ".sqlite"), searchIndex: false)
+        case .jsonFile: try JSONFilePostStore(path: file(in: directory, name: name), lockTimeout: timeout)
+        case .sqlite: try SQLitePostStore(path: file(in: directory, name: name), busyTimeout: timeout)
+        case .sqliteWithoutSearchIndex:
+            try SQLitePostStore(path: file(in: directory, name: name), busyTimeout: timeout, searchIndex: false)
+        }
+    }
+
+    /// The store's data file, for the persistent kinds.
+    func file(in directory: TemporaryDirectory, name: String = "store") -> String {
+        directory.file(name + (self == .jsonFile ? ".json" : ".sqlite"))
+    }
+
+    /// Takes the store's write lock as another process would (the lock file's `flock`, or SQLite's write lock), and
+    /// returns what releases it.
+    func holdWriteLock(in directory: TemporaryDirectory, name: String = "store") throws -> () throws -> Void {
+        switch self {
+        case .inMemory:
+            return {}
+        case .jsonFile:
+            let descriptor = open(file(in: directory, name: name) + ".lock", O_RDWR | O_CREAT, 0o644)
+            guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else { throw SystemError(code: errno) }
+            return { close(descriptor) }
+        case .sqlite, .sqliteWithoutSearchIndex:
+            let blocker = try SQLiteConnection(
+                path: file(in: directory, name: name),
+                create: false,
+                busyTimeout: .seconds(1)
+            )
+            try blocker.execute("BEGIN IMMEDIATE")
+            return { try blocker.execute("COMMIT") }
         }
     }
 

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import PostStore
+
+/// What the file-backed engines share: opening, and waiting for another process's lock.
+@Suite("File-backed stores")
+struct FileStoreTests {
+    static let kinds = StoreKind.allCases.filter(\.isPersistent)
+
+    @Test("opening an existing store never creates one", arguments: kinds)
+    func openExistingDoesNotCreate(kind: StoreKind) throws {
+        let directory = try TemporaryDirectory()
+        let error = #expect(throws: PostStoreError.self) { try kind.reopen(in: directory) }
+        #expect(error?.code == .storeNotFound)
+        #expect(error?.path == kind.file(in: directory))
+        #expect(try directory.entries() == [])
+    }
+
+    @Test("a write waits for another process's lock, then succeeds", arguments: kinds)
+    func waitsForALock(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.makeStore(in: directory)
+        let release = try kind.holdWriteLock(in: directory)
+        let start = ContinuousClock.now
+        let writer = Task { try await store.upsert(SamplePosts.make(count: 2)) }
+        // A real lock held for a real time: the writer must still be waiting when it is released.
+        try await Task.sleep(for: .milliseconds(300))
+        try release()
+        #expect(try await writer.value == WriteSummary(inserted: 2))
+        #expect(ContinuousClock.now - start >= .milliseconds(300))
+        #expect(try await store.count() == 2)
+    }
+
+    @Test("a lock held past the timeout is reported as a busy store, and nothing is written", arguments: kinds)
+    func lockTimeout(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.makeStore(in: directory, timeout: .milliseconds(100))
+        let release = try kind.holdWriteLock(in: directory)
+        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
+        #expect(error?.code == .storeBusy)
+        try release()
+        #expect(try await store.count() == 0)
+        #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(inserted: 1))
+    }
+
+    @Test("writers waiting for a lock leave Swift's threads free for the task that releases it", arguments: kinds)
+    func waitingWritersDoNotStarveThePool(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try (0..<6).map { _ in try kind.makeStore(in: directory) }
+        let release = try kind.holdWriteLock(in: directory)
+        let start = ContinuousClock.now
+        let writers = stores.enumerated().map { offset, store in
+            Task { try await store.upsert(SamplePosts.make(count: 1, firstId: offset + 1)) }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        try release()
+        for writer in writers { #expect(try await writer.value == WriteSummary(inserted: 1)) }
+        // Blocking waits (six writers, two threads on this machine) held the release back for the 30 s timeout.
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(try await stores[0].count() == 6)
+    }
+}
