@@ -77,4 +77,21 @@ public struct PostQuery: Sendable, Hashable {
 
     /// A query that returns every post in id order.
     public static let all = PostQuery()
+
+    /// Two queries are equal when they select the same posts in the same order: the search text is compared byte for
+    /// byte, as the search itself compares text (see ``Post/==(_:_:)``).
+    public static func == (lhs: PostQuery, rhs: PostQuery) -> Bool {
+        lhs.ids == rhs.ids && lhs.userIds == rhs.userIds && lhs.search.utf8.elementsEqual(rhs.search.utf8)
+            && lhs.sort == rhs.sort && lhs.limit == rhs.limit && lhs.offset == rhs.offset
+    }
+
+    /// Hashes the query consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ids)
+        hasher.combine(userIds)
+        hasher.combine(Array(search.utf8))
+        hasher.combine(sort)
+        hasher.combine(limit)
+        hasher.combine(offset)
+    }
 }

@@ -18,6 +18,17 @@ public struct TextSearch: Sendable, Hashable {
         terms = text.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
     }
 
+    /// Two searches are equal when their terms are equal byte for byte, as matching compares them.
+    public static func == (lhs: TextSearch, rhs: TextSearch) -> Bool {
+        lhs.terms.count == rhs.terms.count
+            && zip(lhs.terms, rhs.terms).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    }
+
+    /// Hashes the terms' bytes, consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        for term in terms { hasher.combine(Array(term.utf8)) }
+    }
+
     /// Whether the search has no terms and so matches everything.
     public var isEmpty: Bool { terms.isEmpty }
 

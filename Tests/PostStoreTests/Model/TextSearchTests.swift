@@ -40,6 +40,14 @@ struct TextSearchTests {
         #expect(TextSearch("a \u{301}b").terms == ["a", "b"], "the combining mark goes with the space")
     }
 
+    @Test("searches and queries that differ only in normalization are different, as their matches are")
+    func equalityIsByBytes() {
+        #expect(TextSearch("caf\u{E9}") != TextSearch("cafe\u{301}"))
+        #expect(PostQuery(search: "caf\u{E9}") != PostQuery(search: "cafe\u{301}"))
+        #expect(PostQuery(search: "x", limit: 3) == PostQuery(search: "x", limit: 3))
+        #expect(Set([PostQuery(search: "caf\u{E9}"), PostQuery(search: "cafe\u{301}")]).count == 2)
+    }
+
     @Test("a term never matches across the title and the body")
     func noMatchAcrossFields() {
         #expect(!TextSearch("ab").matches(Post(userId: 1, id: 1, title: "a", body: "b")))
