@@ -121,29 +121,29 @@ public actor SQLitePostStore: PostStoreProtocol {
     public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
         try changes.validate()
         return try await write {
-            let indexing = try prepareSearchIndexForWrite()
+            try rebuildSearchIndexIfStaleAndKept()
             var summary = WriteSummary()
             for post in changes.upserts {
                 switch try storedPost(id: post.id) {
                 case nil:
-                    try insert(post, indexing: indexing)
+                    try insert(post)
                     summary.inserted += 1
                 case let stored? where stored == post:
                     summary.unchanged += 1
                 case let stored?:
-                    try replace(stored, with: post, indexing: indexing)
+                    try replace(stored, with: post)
                     summary.updated += 1
                 }
             }
             for id in changes.deletions.sorted() {
                 guard let stored = try storedPost(id: id) else { continue }
-                try delete(stored, indexing: indexing)
+                try delete(stored)
                 summary.deleted += 1
             }
             if let state = changes.syncState {
                 try save(state)
             }
-            if !indexing, summary.changedAnything, try searchIndex.isCurrent() {
+            if !keepsSearchIndex, summary.changedAnything, try searchIndex.isCurrent() {
                 try searchIndex.markStale()
             }
             return summary
@@ -197,8 +197,8 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// Rebuilds the search index from the posts, in one transaction.
     ///
     /// PostStore keeps the index itself, so this is needed only after posts were written by another tool, such as
-    /// the `sqlite3` shell: until then such posts may be missing from search results. (A write through PostStore
-    /// that finds the index out of step with the posts rebuilds it by itself.)
+    /// the `sqlite3` shell: until then such posts may be missing from search results. (When PostStore itself later
+    /// changes or deletes such a post, FTS5 notices the mismatch and that write rebuilds the index by itself.)
     ///
     /// - Throws: ``PostStoreError``.
     public func rebuildSearchIndex() async throws {
@@ -225,15 +225,13 @@ public actor SQLitePostStore: PostStoreProtocol {
 
     // MARK: - Statements
 
-    /// Brings the search index to the state this write needs, and says whether the write keeps it.
-    ///
-    /// A store that keeps the index rebuilds a stale one first; a store that does not marks it stale at the end of
-    /// a write that changed posts.
-    private func prepareSearchIndexForWrite() throws(SQLiteError) -> Bool {
+    /// Rebuilds a stale search index before a write of a store that keeps it, so the write's own index changes
+    /// apply to a current index. (A store that does not keep it marks it stale at the end of a write that changed
+    /// posts.)
+    private func rebuildSearchIndexIfStaleAndKept() throws(SQLiteError) {
         if keepsSearchIndex, try !searchIndex.isCurrent() {
             try searchIndex.rebuild()
         }
-        return keepsSearchIndex
     }
 
     private func run(_ plan: SQLiteQueryPlan) throws(SQLiteError) -> [Post] {
@@ -253,22 +251,22 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
     }
 
-    private func insert(_ post: Post, indexing: Bool) throws(SQLiteError) {
+    private func insert(_ post: Post) throws(SQLiteError) {
         try connection.withStatement("INSERT INTO posts (id, user_id, title, body) VALUES (?, ?, ?, ?)") {
             statement throws(SQLiteError) in
             try statement.bind(post.id, post.userId, post.title, post.body)
             try statement.run()
         }
-        if indexing { try searchIndex.add(post) }
+        if keepsSearchIndex { try searchIndex.add(post) }
     }
 
-    private func replace(_ stored: Post, with post: Post, indexing: Bool) throws(SQLiteError) {
+    private func replace(_ stored: Post, with post: Post) throws(SQLiteError) {
         try connection.withStatement("UPDATE posts SET user_id = ?, title = ?, body = ? WHERE id = ?") {
             statement throws(SQLiteError) in
             try statement.bind(post.userId, post.title, post.body, post.id)
             try statement.run()
         }
-        if indexing,
+        if keepsSearchIndex,
             !stored.title.utf8.elementsEqual(post.title.utf8) || !stored.body.utf8.elementsEqual(post.body.utf8)
         {
             try searchIndex.remove(stored)
@@ -276,12 +274,12 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
     }
 
-    private func delete(_ stored: Post, indexing: Bool) throws(SQLiteError) {
+    private func delete(_ stored: Post) throws(SQLiteError) {
         try connection.withStatement("DELETE FROM posts WHERE id = ?") { statement throws(SQLiteError) in
             try statement.bind(stored.id)
             try statement.run()
         }
-        if indexing { try searchIndex.remove(stored) }
+        if keepsSearchIndex { try searchIndex.remove(stored) }
     }
 
     private func save(_ state: SyncState) throws(SQLiteError) {
