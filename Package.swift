@@ -16,8 +16,10 @@ let package = Package(
         .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
     ],
     dependencies: [
+        // The logging API the sync service writes to; apps choose the backend.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // Test-only: property-based generators with shrinking for the differential tests.
-        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1")
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -40,7 +42,7 @@ let package = Package(
         ),
         .target(
             name: "PostStore",
-            dependencies: ["CSQLite", "PostStoreMigrations"],
+            dependencies: ["CSQLite", "PostStoreMigrations", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // A tour of the library: loads Samples/posts.json into every engine and queries each.

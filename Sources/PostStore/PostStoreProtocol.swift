@@ -22,7 +22,12 @@
 ///   fares in a power loss is the engine's to say (SQLite in WAL mode with `synchronous = NORMAL` may lose the
 ///   last commits then, but never corrupts the store).
 /// - **Validation first.** A change set naming an id twice is refused with
-///   ``PostStoreError/Code/constraintViolation`` before anything is written (see ``PostChangeSet/validate()``).
+///   ``PostStoreError/Code/constraintViolation`` before anything is written (see ``PostChangeSet/validate()``),
+///   and one that would delete more than its ``PostChangeSet/deletionLimit`` with
+///   ``PostStoreError/Code/tooManyDeletions`` (the stored posts counted under the write lock).
+/// - **Pruning.** With ``PostChangeSet/deletesAbsentPosts``, every stored post not upserted is deleted in the same
+///   step, chosen under the write lock, so two writers never mix their sets.
+/// - **Previews.** ``preview(_:)`` returns what ``apply(_:)`` would return, and writes nothing.
 /// - **Counting.** An upserted post is `inserted` when its id is new, `updated` when the stored post differs in any
 ///   field (compared byte for byte, see ``Post/==(_:_:)``) and `unchanged` otherwise; an unchanged post is not
 ///   written. A deleted id counts as `deleted` only when the store held it.
@@ -48,6 +53,13 @@ public protocol PostStoreProtocol: Sendable {
     /// - Throws: ``PostStoreError``; nothing is written when it throws.
     @discardableResult
     func apply(_ changes: PostChangeSet) async throws -> WriteSummary
+
+    /// Works out what ``apply(_:)`` would do with a change set now, and writes nothing: a dry run.
+    ///
+    /// - Parameter changes: The change set.
+    /// - Returns: The summary ``apply(_:)`` would return if no other write came first.
+    /// - Throws: ``PostStoreError``, the same codes as ``apply(_:)`` for the same reasons.
+    func preview(_ changes: PostChangeSet) async throws -> WriteSummary
 
     /// Inserts new posts and replaces changed ones, in one atomic step.
     ///

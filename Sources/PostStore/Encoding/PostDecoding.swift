@@ -32,8 +32,13 @@ public enum PostDecoding {
     /// - Parameters:
     ///   - error: What `JSONDecoder` threw.
     ///   - data: The JSON it was decoding, to look up the bad record's id.
+    ///   - position: How to name the position of the record at an array index, by default "at index 7".
     /// - Returns: A sentence for a person.
-    static func describe(_ error: DecodingError, in data: Data) -> String {
+    static func describe(
+        _ error: DecodingError,
+        in data: Data,
+        position: (Int) -> String = { "at index \($0)" }
+    ) -> String {
         let (path, problem): ([any CodingKey], String)
         switch error {
         case .keyNotFound(let key, let context):
@@ -45,7 +50,7 @@ public enum PostDecoding {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 // Foundation on Linux reports a number that does not fit an Int (1.5, 1e30) without a path.
-                if let located = locateNumberProblem(in: data) { return located }
+                if let located = locateNumberProblem(in: data, position: position) { return located }
                 let reason = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey]
                 return "The data is not valid JSON\(reason.map { ": \($0)" } ?? "")."
             }
@@ -64,9 +69,9 @@ public enum PostDecoding {
         let id = isSyncState ? "" : recordId(at: path[...recordDepth], in: data).map { " (id \($0))" } ?? ""
         let field = path[(recordDepth + 1)...]
         if field.isEmpty {
-            return "The \(record) at index \(index)\(id) \(problem)."
+            return "The \(record) \(position(index))\(id) \(problem)."
         }
-        return "The \(record) at index \(index)\(id): field \"\(dotted(field))\" \(problem)."
+        return "The \(record) \(position(index))\(id): field \"\(dotted(field))\" \(problem)."
     }
 
     private static func dotted(_ path: some Collection<any CodingKey>) -> String {
@@ -99,7 +104,7 @@ public enum PostDecoding {
     }
 
     /// Finds the first integer field of a post that holds a number that is not an integer, or too large for one.
-    private static func locateNumberProblem(in data: Data) -> String? {
+    private static func locateNumberProblem(in data: Data, position: (Int) -> String) -> String? {
         guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
         let records = (root as? [Any]) ?? ((root as? [String: Any])?["posts"] as? [Any]) ?? []
         for (index, record) in records.enumerated() {
@@ -110,7 +115,7 @@ public enum PostDecoding {
                     || Double(Int.max) <= number.doubleValue || number.doubleValue < Double(Int.min)
                 {
                     let id = (fields["id"] as? NSNumber).flatMap { key == "id" ? nil : $0.intValue }
-                    return "The post at index \(index)\(id.map { " (id \($0))" } ?? ""): field \"\(key)\" must be an "
+                    return "The post \(position(index))\(id.map { " (id \($0))" } ?? ""): field \"\(key)\" must be an "
                         + "integer, found \(number)."
                 }
             }

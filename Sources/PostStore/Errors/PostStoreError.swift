@@ -19,7 +19,8 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case storeNotFound, corruptStore, unsupportedVersion, migrationMismatch, ioFailure, storeBusy
-            case constraintViolation, invalidQuery, invalidArgument, invalidData
+            case constraintViolation, tooManyDeletions, invalidQuery, invalidArgument, invalidData
+            case sourceNotFound, sourceUnavailable
         }
 
         private let value: Value
@@ -40,12 +41,19 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         public static let storeBusy = Code(.storeBusy)
         /// A write would break a rule of the store, for example two posts with the same id in one batch.
         public static let constraintViolation = Code(.constraintViolation)
+        /// A write would delete more posts than its ``DeletionLimit`` allows (a sync's prune guard).
+        public static let tooManyDeletions = Code(.tooManyDeletions)
         /// A query's arguments are out of range, for example a negative limit.
         public static let invalidQuery = Code(.invalidQuery)
         /// Another argument cannot be used, for example an empty store path.
         public static let invalidArgument = Code(.invalidArgument)
         /// Data handed to PostStore is malformed: not UTF-8, not JSON, or records of the wrong shape.
         public static let invalidData = Code(.invalidData)
+        /// A data service's source does not exist, for example a missing input file.
+        public static let sourceNotFound = Code(.sourceNotFound)
+        /// A data service could not get the posts: the connection failed, timed out, or the server answered with an
+        /// error status (after any retries).
+        public static let sourceUnavailable = Code(.sourceUnavailable)
 
         /// The code's name, for example `corruptStore`.
         public var description: String { value.rawValue }

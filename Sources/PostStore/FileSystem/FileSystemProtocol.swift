@@ -26,6 +26,12 @@ public protocol FileSystemProtocol: Sendable {
     /// - Throws: ``PostStoreError``.
     func contentsOfFile(atPath path: String) throws -> Data?
 
+    /// Reads standard input to its end.
+    ///
+    /// - Returns: Its bytes.
+    /// - Throws: ``PostStoreError``.
+    func contentsOfStandardInput() throws -> Data
+
     /// Returns what identifies the current version of a file.
     ///
     /// Two calls return equal identities only when the file was not replaced or modified in between (as far as the

@@ -43,13 +43,21 @@ public struct LocalFileSystem: FileSystemProtocol {
             throw Self.failure("Cannot open", path)
         }
         defer { close(descriptor) }
+        return try Self.readToEnd(descriptor, name: path)
+    }
+
+    public func contentsOfStandardInput() throws -> Data {
+        try Self.readToEnd(STDIN_FILENO, name: "standard input")
+    }
+
+    private static func readToEnd(_ descriptor: Int32, name: String) throws(PostStoreError) -> Data {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Self.failure("Cannot read", path)
+                throw Self.failure("Cannot read", name)
             }
             if count == 0 { return result }
             result.append(contentsOf: buffer[0..<count])

@@ -19,9 +19,14 @@ final class FailingFileSystem: FileSystemProtocol {
 
     private let real = LocalFileSystem()
     private let failing: Mutex<Step?>
+    private let standardInput: Data
 
-    init(failing step: Step? = nil) {
+    /// - Parameters:
+    ///   - step: The step to fail, if any.
+    ///   - standardInput: What reading standard input returns.
+    init(failing step: Step? = nil, standardInput: Data = Data()) {
         failing = Mutex(step)
+        self.standardInput = standardInput
     }
 
     /// Makes the next calls of `step` fail (or, with `nil`, none).
@@ -43,6 +48,8 @@ final class FailingFileSystem: FileSystemProtocol {
         if failing.withLock({ $0 }) == .readWithForeignError { throw CocoaError(.fileReadUnknown) }
         return try real.contentsOfFile(atPath: path)
     }
+
+    func contentsOfStandardInput() throws -> Data { standardInput }
 
     func identityOfFile(atPath path: String) throws -> FileIdentity? { try real.identityOfFile(atPath: path) }
 

@@ -1,3 +1,4 @@
+import Foundation
 import PostStore
 
 /// Deterministic posts for tests, generated here (tests never read files outside the repository).
@@ -29,4 +30,19 @@ enum SamplePosts {
         Post(userId: Int.max, id: Int.max, title: "max", body: "min"),
         Post(userId: Int.min, id: Int.min, title: "MIN", body: "MAX"),
     ]
+}
+
+extension SamplePosts {
+    /// The posts as a JSON array, the way JSONPlaceholder serves them.
+    static func json(_ posts: [Post]) -> Data {
+        (try? JSONEncoder().encode(posts)) ?? Data()
+    }
+
+    /// The posts as newline-delimited JSON, one post per line.
+    static func jsonLines(_ posts: [Post]) -> Data {
+        Data(
+            posts.map { String(decoding: json([$0]).dropFirst().dropLast(), as: UTF8.self) }.joined(separator: "\n")
+                .utf8
+        )
+    }
 }

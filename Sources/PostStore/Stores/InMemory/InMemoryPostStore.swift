@@ -26,6 +26,11 @@ public actor InMemoryPostStore: PostStoreProtocol {
         try contents.apply(changes)
     }
 
+    public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
+        var copy = contents
+        return try copy.apply(changes)
+    }
+
     public func post(id: Int) -> Post? {
         contents.posts[id]
     }

@@ -78,6 +78,11 @@ public actor JSONFilePostStore: PostStoreProtocol {
         try await write { contents in try contents.apply(changes) }
     }
 
+    public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
+        var contents = try current()
+        return try contents.apply(changes)
+    }
+
     public func post(id: Int) throws -> Post? {
         try current().posts[id]
     }

@@ -122,25 +122,8 @@ public actor SQLitePostStore: PostStoreProtocol {
         try changes.validate()
         return try await write {
             try rebuildSearchIndexIfStaleAndKept()
-            var summary = WriteSummary()
-            for post in changes.upserts {
-                switch try storedPost(id: post.id) {
-                case nil:
-                    try insert(post)
-                    summary.inserted += 1
-                case let stored? where stored == post:
-                    summary.unchanged += 1
-                case let stored?:
-                    try replace(stored, with: post)
-                    summary.updated += 1
-                }
-            }
-            for id in changes.deletions.sorted() {
-                guard let stored = try storedPost(id: id) else { continue }
-                try delete(stored)
-                summary.deleted += 1
-            }
-            if let state = changes.syncState {
+            let summary = try perform(changes, writing: true)
+            if let state = changes.syncState(after: summary) {
                 try save(state)
             }
             if !keepsSearchIndex, summary.changedAnything, try searchIndex.isCurrent() {
@@ -148,6 +131,11 @@ public actor SQLitePostStore: PostStoreProtocol {
             }
             return summary
         }
+    }
+
+    public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
+        try changes.validate()
+        return try read { try connection.readTransaction { try perform(changes, writing: false) } }
     }
 
     public func post(id: Int) throws -> Post? {
@@ -172,12 +160,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     public func count() throws -> Int {
-        try read {
-            try connection.withStatement("SELECT count(*) FROM posts") { statement throws(SQLiteError) in
-                _ = try statement.step()
-                return statement.int(at: 0)
-            }
-        }
+        try read { try storedCount() }
     }
 
     public func removeAll() async throws {
@@ -224,6 +207,50 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     // MARK: - Statements
+
+    /// Counts what a change set does to the posts and, when `writing`, does it; the caller holds a transaction.
+    ///
+    /// Deletions are decided and checked against the change set's limit before anything is written.
+    private func perform(_ changes: PostChangeSet, writing: Bool) throws -> WriteSummary {
+        let deleted = try changes.deletedIds(
+            storedCount: try storedCount(),
+            storedIds: storedIds,
+            isStored: { id throws(SQLiteError) in try storedPost(id: id) != nil }
+        )
+        var summary = WriteSummary(deleted: deleted.count)
+        for post in changes.upserts {
+            switch try storedPost(id: post.id) {
+            case nil:
+                if writing { try insert(post) }
+                summary.inserted += 1
+            case let stored? where stored == post:
+                summary.unchanged += 1
+            case let stored?:
+                if writing { try replace(stored, with: post) }
+                summary.updated += 1
+            }
+        }
+        if writing {
+            for id in deleted {
+                // Present: the transaction began before `deletedIds` looked.
+                try delete(storedPost(id: id)!)
+            }
+        }
+        return summary
+    }
+
+    private func storedCount() throws(SQLiteError) -> Int {
+        try connection.withStatement("SELECT count(*) FROM posts") { statement throws(SQLiteError) in
+            _ = try statement.step()
+            return statement.int(at: 0)
+        }
+    }
+
+    private func storedIds() throws(SQLiteError) -> [Int] {
+        try connection.withStatement("SELECT id FROM posts") { statement throws(SQLiteError) in
+            try statement.rows { $0.int(at: 0) }
+        }
+    }
 
     /// Rebuilds a stale search index before a write of a store that keeps it, so the write's own index changes
     /// apply to a current index. (A store that does not keep it marks it stale at the end of a write that changed

@@ -24,8 +24,13 @@ struct StoreContents: Sendable, Equatable {
     }
 
     /// Applies a change set, counting what it did; on a thrown error nothing has changed.
-    mutating func apply(_ changes: PostChangeSet) throws(PostStoreError) -> WriteSummary {
+    mutating func apply(_ changes: PostChangeSet) throws -> WriteSummary {
         try changes.validate()
+        let deleted = try changes.deletedIds(
+            storedCount: posts.count,
+            storedIds: { Array(posts.keys) },
+            isStored: { posts[$0] != nil }
+        )
         var summary = WriteSummary()
         for post in changes.upserts {
             switch posts[post.id] {
@@ -39,10 +44,11 @@ struct StoreContents: Sendable, Equatable {
                 posts[post.id] = post
             }
         }
-        for id in changes.deletions where posts.removeValue(forKey: id) != nil {
-            summary.deleted += 1
+        for id in deleted {
+            posts[id] = nil
         }
-        if let state = changes.syncState {
+        summary.deleted = deleted.count
+        if let state = changes.syncState(after: summary) {
             syncStates[SourceKey(state.source)] = state
         }
         return summary

@@ -1,0 +1,25 @@
+public import Foundation
+
+/// One `GET` request, as ``HTTPPostDataService`` sends it.
+public struct HTTPRequest: Sendable, Hashable {
+    /// The address.
+    public var url: URL
+
+    /// Header fields to send, for example `If-None-Match`.
+    public var headers: [String: String]
+
+    /// How long to wait for the answer before giving up with ``HTTPTransportError/Kind/timedOut``.
+    public var timeout: Duration
+
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - url: The address.
+    ///   - headers: Header fields to send.
+    ///   - timeout: How long to wait for the answer.
+    public init(url: URL, headers: [String: String] = [:], timeout: Duration = .seconds(30)) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+    }
+}

@@ -1,0 +1,119 @@
+public import Foundation
+
+/// Checks and decodes what a data service received: a JSON array of posts, or newline-delimited JSON (one post
+/// per line).
+///
+/// Everything is checked before a single post is returned, so a sync never commits part of a bad payload: the
+/// bytes must be UTF-8, the text JSON, the top level an array (or one object per line), every record a complete
+/// post, and no id may appear twice. The first problem found is reported with the record's position and id, and
+/// the field.
+///
+/// For example:
+///
+/// ```swift
+/// let posts = try PostPayload.decode(Data(#"{"userId": 1, "id": 1, "title": "a", "body": "b"}"#.utf8))
+/// ```
+public enum PostPayload {
+    /// Decodes a payload, choosing the format by its first character: `{` starts newline-delimited JSON,
+    /// anything else must be a JSON array.
+    ///
+    /// - Parameter data: The payload's bytes; a leading UTF-8 byte-order mark is ignored.
+    /// - Returns: The posts, in the payload's order.
+    /// - Throws: ``PostStoreError/Code/invalidData`` naming the first problem.
+    public static func decode(_ data: Data) throws(PostStoreError) -> [Post] {
+        var data = data
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
+        try checkUTF8(data)
+        let isLineDelimited = data.first(where: { !isWhitespace($0) }) == UInt8(ascii: "{")
+        if isLineDelimited { return try decodeLines(data) }
+        let posts = try PostDecoding.decodeArray(from: data)
+        try checkUniqueIds(posts) { "at index \($0)" }
+        return posts
+    }
+
+    /// Refuses a post id that appears twice, naming both records.
+    ///
+    /// - Parameters:
+    ///   - posts: The posts, in the payload's order.
+    ///   - position: Names the position of the post at an index, for example "at index 7".
+    /// - Throws: ``PostStoreError/Code/invalidData`` for the first repeated id.
+    static func checkUniqueIds(_ posts: [Post], position: (Int) -> String) throws(PostStoreError) {
+        var firstIndex = [Int: Int](minimumCapacity: posts.count)
+        for (index, post) in posts.enumerated() {
+            if let earlier = firstIndex.updateValue(index, forKey: post.id) {
+                throw PostStoreError(
+                    .invalidData,
+                    "The post \(position(index)) repeats id \(post.id) of the post \(position(earlier)); ids must be "
+                        + "unique."
+                )
+            }
+        }
+    }
+
+    private static func checkUTF8(_ data: Data) throws(PostStoreError) {
+        guard String(validating: data, as: UTF8.self) == nil else { return }
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = data.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &bytes) {
+            case .valid(let scalar):
+                offset += scalar.count
+            case .error:
+                let byte = String(data[data.startIndex + offset], radix: 16, uppercase: true)
+                throw PostStoreError(
+                    .invalidData,
+                    "The data is not valid UTF-8: the byte at offset \(offset) (0x\(byte)) starts no valid character."
+                )
+            case .emptyInput:
+                return
+            }
+        }
+    }
+
+    /// Decodes newline-delimited JSON: one post per line, blank lines skipped, `\r\n` allowed.
+    ///
+    /// The lines are decoded together as one array (one decoder call, not one per line); only when that fails, or
+    /// when a line held other than exactly one record, are they decoded one by one to name the bad line.
+    private static func decodeLines(_ data: Data) throws(PostStoreError) -> [Post] {
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let records = lines.enumerated().filter { !$0.element.allSatisfy(isWhitespace) }
+        var joined = Data("[".utf8)
+        joined.reserveCapacity(data.count + records.count + 2)
+        for (number, (_, line)) in records.enumerated() {
+            if number > 0 { joined.append(UInt8(ascii: ",")) }
+            joined.append(contentsOf: line)
+        }
+        joined.append(UInt8(ascii: "]"))
+        if let posts = try? JSONDecoder().decode([Post].self, from: joined), posts.count == records.count {
+            let lineNumbers = records.map { $0.offset + 1 }
+            try checkUniqueIds(posts) { "on line \(lineNumbers[$0])" }
+            return posts
+        }
+        for (lineIndex, line) in records {
+            let record = Data("[".utf8) + line + Data("]".utf8)
+            do {
+                let posts = try JSONDecoder().decode([Post].self, from: record)
+                guard posts.count == 1 else {
+                    throw PostStoreError(
+                        .invalidData,
+                        "Line \(lineIndex + 1) holds \(posts.count) values, not one post."
+                    )
+                }
+            } catch let error as DecodingError {
+                let message = PostDecoding.describe(error, in: record) { _ in "on line \(lineIndex + 1)" }
+                    .replacingOccurrences(of: "The data is not", with: "Line \(lineIndex + 1) is not")
+                throw PostStoreError(.invalidData, message, cause: error)
+            } catch let error as PostStoreError {
+                throw error
+            } catch {
+                throw PostStoreError(.invalidData, "Line \(lineIndex + 1) could not be decoded.", cause: error)
+            }
+        }
+        throw PostStoreError(.invalidData, "The data is not newline-delimited JSON: one post per line.")
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}

@@ -1,0 +1,103 @@
+/// What a sync did — or, in a dry run, would do.
+///
+/// `Codable`, so a command-line tool can print it as JSON; the duration is encoded as `durationSeconds`.
+public struct SyncReport: Sendable, Hashable, Codable {
+    /// The source, as the data service names it.
+    public var source: String
+    /// How many posts the source sent (0 when ``notModified``).
+    public var fetched: Int
+    /// Posts that were new.
+    public var inserted: Int
+    /// Posts that had changed and were replaced.
+    public var updated: Int
+    /// Posts that were already up to date and were not written.
+    public var unchanged: Int
+    /// Posts deleted because the source no longer has them (prune only).
+    public var deleted: Int
+    /// Whether the source answered `304 Not Modified`, so nothing was downloaded or compared.
+    public var notModified: Bool
+    /// How many pages (requests that returned posts) the fetch took.
+    public var pages: Int
+    /// Whether this was a dry run that wrote nothing.
+    public var dryRun: Bool
+    /// How long the sync took, from the first request to the commit.
+    public var duration: Duration
+
+    /// Creates a report.
+    ///
+    /// - Parameters:
+    ///   - source: The source.
+    ///   - fetched: How many posts the source sent.
+    ///   - summary: What the write did.
+    ///   - notModified: Whether the source answered `304 Not Modified`.
+    ///   - pages: How many pages the fetch took.
+    ///   - dryRun: Whether nothing was written.
+    ///   - duration: How long the sync took.
+    public init(
+        source: String,
+        fetched: Int,
+        summary: WriteSummary,
+        notModified: Bool = false,
+        pages: Int,
+        dryRun: Bool = false,
+        duration: Duration
+    ) {
+        self.source = source
+        self.fetched = fetched
+        self.inserted = summary.inserted
+        self.updated = summary.updated
+        self.unchanged = summary.unchanged
+        self.deleted = summary.deleted
+        self.notModified = notModified
+        self.pages = pages
+        self.dryRun = dryRun
+        self.duration = duration
+    }
+
+    /// What the write did, as a ``WriteSummary``.
+    public var summary: WriteSummary {
+        WriteSummary(inserted: inserted, updated: updated, unchanged: unchanged, deleted: deleted)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case source, fetched, inserted, updated, unchanged, deleted, notModified, pages, dryRun, durationSeconds
+    }
+
+    /// Decodes a report written by ``encode(to:)``.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` for a missing or mistyped field.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        source = try container.decode(String.self, forKey: .source)
+        fetched = try container.decode(Int.self, forKey: .fetched)
+        inserted = try container.decode(Int.self, forKey: .inserted)
+        updated = try container.decode(Int.self, forKey: .updated)
+        unchanged = try container.decode(Int.self, forKey: .unchanged)
+        deleted = try container.decode(Int.self, forKey: .deleted)
+        notModified = try container.decode(Bool.self, forKey: .notModified)
+        pages = try container.decode(Int.self, forKey: .pages)
+        dryRun = try container.decode(Bool.self, forKey: .dryRun)
+        duration = .milliseconds(Int64((try container.decode(Double.self, forKey: .durationSeconds) * 1000).rounded()))
+    }
+
+    /// Encodes the report, with the duration as `durationSeconds` (to the millisecond).
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(fetched, forKey: .fetched)
+        try container.encode(inserted, forKey: .inserted)
+        try container.encode(updated, forKey: .updated)
+        try container.encode(unchanged, forKey: .unchanged)
+        try container.encode(deleted, forKey: .deleted)
+        try container.encode(notModified, forKey: .notModified)
+        try container.encode(pages, forKey: .pages)
+        try container.encode(dryRun, forKey: .dryRun)
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = Double(seconds) * 1000 + (Double(attoseconds) / 1e15).rounded()
+        try container.encode(milliseconds / 1000, forKey: .durationSeconds)
+    }
+}

@@ -1,0 +1,133 @@
+public import Logging
+
+/// Brings a store to the state of a source: the heart of PostStore.
+///
+/// Every dependency is injected: where posts come from (a ``PostDataService``), where they go (any
+/// ``PostStoreProtocol``), the clock that dates the sync and times it, and the logger.
+///
+/// One sync fetches every post of the source, checked as a whole before anything is written, then applies them to
+/// the store in one atomic ``PostChangeSet``: new posts are inserted, changed ones replaced, equal ones not written,
+/// and — with ``SyncOptions/prune`` — posts the source no longer has deleted, unless that would delete more than
+/// ``SyncOptions/pruneLimit`` of the store. The store decides what changed under its write lock, so two syncs
+/// into one store at once (two processes on one file) end in the state of the one that committed last, never a
+/// mixture. The same step records a ``SyncState`` (source, `ETag`, time, counts); the next sync sends that `ETag`,
+/// and a source answering `304 Not Modified` leaves the posts untouched. Any failure leaves the store as it was.
+///
+/// For example:
+///
+/// ```swift
+/// let service = SyncService(
+///     dataService: try HTTPPostDataService(),
+///     store: try SQLitePostStore(path: "posts.sqlite")
+/// )
+/// let report = try await service.sync(SyncOptions(prune: true))
+/// print("\(report.inserted) new, \(report.updated) changed, \(report.deleted) deleted")
+/// ```
+public struct SyncService: Sendable {
+    private let dataService: any PostDataService
+    private let store: any PostStoreProtocol
+    private let clock: any ClockProtocol
+    private let logger: Logger
+
+    /// Creates a service.
+    ///
+    /// - Parameters:
+    ///   - dataService: Where the posts come from.
+    ///   - store: Where they go.
+    ///   - clock: Dates the recorded sync state and times the sync.
+    ///   - logger: Where each sync's outcome is logged.
+    public init(
+        dataService: any PostDataService,
+        store: any PostStoreProtocol,
+        clock: any ClockProtocol = SystemClock(),
+        logger: Logger = Logger(label: "PostStore.SyncService")
+    ) {
+        self.dataService = dataService
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Syncs the store with the source once.
+    ///
+    /// - Parameters:
+    ///   - options: Prune, its guard, dry run, conditional requests.
+    ///   - progress: Called as pages arrive, requests are retried and posts are applied.
+    /// - Returns: What the sync did (or would do, in a dry run).
+    /// - Throws: ``PostStoreError``, and the store is left as it was: the data service's errors (`invalidData`,
+    ///   `sourceNotFound`, `sourceUnavailable`, …), `tooManyDeletions` from the prune guard, and the store's own.
+    public func sync(
+        _ options: SyncOptions = SyncOptions(),
+        progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) async throws -> SyncReport {
+        let source = dataService.source
+        let start = clock.uptime()
+        let previous = options.usesETag ? try await store.syncState(for: source) : nil
+        let fetched = try await dataService.fetchPosts(PostFetchRequest(etag: previous?.etag, progress: progress))
+        let report: SyncReport
+        switch fetched {
+        case .notModified:
+            if !options.dryRun {
+                try await store.saveSyncState(SyncState(source: source, etag: previous?.etag, syncedAt: clock.now()))
+            }
+            progress(.applied(WriteSummary()))
+            report = SyncReport(
+                source: source,
+                fetched: 0,
+                summary: WriteSummary(),
+                notModified: true,
+                pages: 0,
+                dryRun: options.dryRun,
+                duration: clock.uptime() - start
+            )
+        case .posts(let posts, let etag, let pages):
+            progress(.applying(posts: posts.count))
+            let summary = try await apply(posts, etag: etag, options)
+            progress(.applied(summary))
+            report = SyncReport(
+                source: source,
+                fetched: posts.count,
+                summary: summary,
+                pages: pages,
+                dryRun: options.dryRun,
+                duration: clock.uptime() - start
+            )
+        }
+        log(report)
+        return report
+    }
+
+    private func apply(_ posts: [Post], etag: String?, _ options: SyncOptions) async throws -> WriteSummary {
+        let changes = PostChangeSet(
+            upserts: posts,
+            deletesAbsentPosts: options.prune,
+            deletionLimit: options.force ? .unlimited : options.pruneLimit,
+            syncState: SyncState(source: dataService.source, etag: etag, syncedAt: clock.now(), fetched: posts.count),
+            recordsSummaryInSyncState: true
+        )
+        do {
+            return options.dryRun ? try await store.preview(changes) : try await store.apply(changes)
+        } catch let error as PostStoreError where error.code == .tooManyDeletions {
+            throw PostStoreError(
+                .tooManyDeletions,
+                "Prune refused: \(dataService.source) sent \(posts.count) posts. \(error.message) Check the source, "
+                    + "or force the prune.",
+                cause: error
+            )
+        }
+    }
+
+    private func log(_ report: SyncReport) {
+        let mode = report.dryRun ? "Dry run of sync" : "Synced"
+        if report.notModified {
+            logger.info("\(mode) \(report.source): not modified since the last sync.")
+        } else {
+            logger.info(
+                """
+                \(mode) \(report.source): \(report.fetched) fetched, \(report.inserted) inserted, \
+                \(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted.
+                """
+            )
+        }
+    }
+}
