@@ -48,7 +48,7 @@ let package = Package(
         // A tour of the library: loads Samples/posts.json into every engine and queries each.
         .executableTarget(
             name: "PostStoreQuickStart",
-            dependencies: ["PostStore"],
+            dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -56,6 +56,8 @@ let package = Package(
             dependencies: [
                 "PostStore",
                 "PostStoreMigrations",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings

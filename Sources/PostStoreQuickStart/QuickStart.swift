@@ -1,8 +1,10 @@
 import Foundation
+import Logging
 import PostStore
 
-/// `swift run poststore-quickstart [POSTS.json]`: loads a JSON array of posts (by default `Samples/posts.json`)
-/// into each of the three engines, runs one query on each, and shows that they answer the same.
+/// `swift run poststore-quickstart [POSTS.json]`: syncs a file of posts (by default `Samples/posts.json`; a JSON
+/// array or one post per line) into each of the three engines with ``SyncService``, runs one query on each, and
+/// shows that they answer the same.
 ///
 /// A tour of the library API until the `poststore` command-line tool exists; the stores live in a temporary folder
 /// that is deleted at the end.
@@ -24,9 +26,8 @@ struct QuickStart {
         do {
             try await run(source: source)
         } catch let error as PostStoreError {
-            let bad: Set<PostStoreError.Code> = [.invalidData, .constraintViolation]
-            printError("poststore-quickstart: \(bad.contains(error.code) ? "\(source): " : "")\(error.message)")
-            exit(bad.contains(error.code) ? 65 : error.code == .storeNotFound ? 66 : 74)
+            printError("poststore-quickstart: \(error.message)")
+            exit(error.code == .invalidData ? 65 : error.code == .sourceNotFound ? 66 : 74)
         } catch {
             printError("poststore-quickstart: \(error)")
             exit(1)
@@ -34,11 +35,7 @@ struct QuickStart {
     }
 
     static func run(source: String) async throws {
-        guard let data = try LocalFileSystem().contentsOfFile(atPath: source) else {
-            throw PostStoreError(.storeNotFound, "Cannot read \(source): no such file.", path: source)
-        }
-        let posts = try PostDecoding.decodeArray(from: data)
-        try PostChangeSet(upserts: posts).validate()
+        let file = FilePostDataService(path: source)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-quickstart-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -49,18 +46,19 @@ struct QuickStart {
             ("SQLite", try SQLitePostStore(path: folder.appendingPathComponent("posts.sqlite").path)),
         ]
         let query = PostQuery(userIds: [1], search: "dolor", sort: .title)
-        print("Loaded \(posts.count) post\(posts.count == 1 ? "" : "s") from \(source).")
-        print("Query: user 1, search \"dolor\", sorted by title.\n")
+        let quiet = Logger(label: "poststore-quickstart") { _ in SwiftLogNoOpLogHandler() }
+        print("Syncing \(source) into each engine twice; then query: user 1, search \"dolor\", sorted by title.\n")
 
         var answers: [[Post]] = []
         for (name, store) in stores {
-            let first = try await store.upsert(posts)
-            let again = try await store.upsert(posts)
+            let sync = SyncService(dataService: file, store: store, logger: quiet)
+            let first = try await sync.sync()
+            let again = try await sync.sync()
             let answer = try await store.query(query)
             answers.append(answer)
             print(
-                "\(name): first upsert inserted \(first.inserted), second left \(again.unchanged) unchanged;",
-                "\(answer.count) posts match"
+                "\(name): first sync fetched \(first.fetched) and inserted \(first.inserted),",
+                "second left \(again.unchanged) unchanged; \(answer.count) posts match"
             )
         }
         print("")

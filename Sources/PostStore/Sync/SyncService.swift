@@ -56,6 +56,7 @@ public struct SyncService: Sendable {
     /// - Returns: What the sync did (or would do, in a dry run).
     /// - Throws: ``PostStoreError``, and the store is left as it was: the data service's errors (`invalidData`,
     ///   `sourceNotFound`, `sourceUnavailable`, …), `tooManyDeletions` from the prune guard, and the store's own.
+    @discardableResult
     public func sync(
         _ options: SyncOptions = SyncOptions(),
         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }

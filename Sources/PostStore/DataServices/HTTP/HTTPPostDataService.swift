@@ -229,21 +229,21 @@ public struct HTTPPostDataService: PostDataService {
                 failure = error.message
             }
             guard attempt < retryPolicy.maximumAttempts else {
-                let attempts = attempt == 1 ? "" : " (gave up after \(attempt) attempts)"
-                throw PostStoreError(.sourceUnavailable, failure + attempts)
+                let attempts = attempt == 1 ? "" : " Gave up after \(attempt) attempts."
+                throw PostStoreError(.sourceUnavailable, Self.sentence(failure) + attempts)
             }
             var delay = retryPolicy.delay(beforeRetry: attempt, randomFraction: random.nextFraction())
             if let retryAfter {
                 guard retryAfter <= retryPolicy.maximumRetryAfter else {
                     throw PostStoreError(
                         .sourceUnavailable,
-                        "\(failure) The server asks to retry after \(Self.seconds(retryAfter)), longer than the "
+                        "\(Self.sentence(failure)) The server asks to retry after \(Self.seconds(retryAfter)), longer than the "
                             + "\(Self.seconds(retryPolicy.maximumRetryAfter)) this client waits."
                     )
                 }
                 delay = max(delay, retryAfter)
             }
-            logger.warning("Attempt \(attempt) failed: \(failure) Retrying in \(Self.seconds(delay)).")
+            logger.warning("Attempt \(attempt) failed: \(Self.sentence(failure)) Retrying in \(Self.seconds(delay)).")
             progress(.retrying(attempt: attempt, delay: delay, reason: failure))
             try await clock.sleep(for: delay)
             attempt += 1
@@ -251,11 +251,21 @@ public struct HTTPPostDataService: PostDataService {
     }
 
     private func describe(_ response: HTTPResponse, from url: URL) -> String {
-        let excerpt = response.bodyExcerpt.map { ": \($0)" } ?? "."
+        let excerpt = response.bodyExcerpt.map { ": \($0)" } ?? ""
         return "\(url.absoluteString) answered HTTP \(response.statusDescription)\(excerpt)"
     }
 
+    /// Ends `text` with a full stop unless it already ends a sentence.
+    private static func sentence(_ text: String) -> String {
+        text.last.map { ".!?…".contains($0) } == true ? text : text + "."
+    }
+
+    /// A duration as seconds for people: `0.075 s`, `7 s`, `3600 s`.
     private static func seconds(_ duration: Duration) -> String {
-        duration.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let fraction = milliseconds % 1000 == 0 ? "" : "." + String(String(1000 + milliseconds % 1000).dropFirst())
+        return
+            "\(milliseconds / 1000)\(fraction.replacingOccurrences(of: "0+$", with: "", options: .regularExpression)) s"
     }
 }

@@ -1,0 +1,131 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PostStore
+
+@Suite("Reading posts from a file")
+struct FilePostDataServiceTests {
+    enum Format: String, CaseIterable, Sendable {
+        case array, lines
+
+        func encode(_ posts: [Post]) -> Data {
+            self == .array ? SamplePosts.json(posts) : SamplePosts.jsonLines(posts)
+        }
+    }
+
+    /// Collects the progress events a service reports.
+    final class ProgressLog: Sendable {
+        private let storage = Mutex<[SyncProgress]>([])
+
+        var events: [SyncProgress] { storage.withLock { $0 } }
+
+        func request() -> PostFetchRequest {
+            PostFetchRequest { event in self.storage.withLock { $0.append(event) } }
+        }
+    }
+
+    private static let posts = SamplePosts.make(count: 25)
+
+    @Test("a file in either format gives its posts as one page without an ETag", arguments: Format.allCases)
+    func readsAFile(format: Format) async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.\(format == .array ? "json" : "ndjson")")
+        try format.encode(Self.posts).write(to: URL(fileURLWithPath: path))
+        let service = FilePostDataService(path: path)
+        #expect(service.source == path)
+        #expect(try await service.fetchPosts(PostFetchRequest()) == .posts(Self.posts, etag: nil, pages: 1))
+    }
+
+    @Test("`-` reads standard input", arguments: Format.allCases)
+    func readsStandardInput(format: Format) async throws {
+        let service = FilePostDataService(
+            path: FilePostDataService.standardInputPath,
+            fileSystem: FailingFileSystem(standardInput: format.encode(Self.posts))
+        )
+        #expect(service.source == "-")
+        #expect(try await service.fetchPosts(PostFetchRequest()) == .posts(Self.posts, etag: nil, pages: 1))
+    }
+
+    @Test("progress gets one page event holding every post")
+    func reportsOnePage() async throws {
+        let log = ProgressLog()
+        let service = FilePostDataService(
+            path: "-",
+            fileSystem: FailingFileSystem(standardInput: SamplePosts.json(Self.posts))
+        )
+        _ = try await service.fetchPosts(log.request())
+        #expect(log.events == [.pageFetched(page: 1, posts: 25, fetchedSoFar: 25, expectedTotal: nil)])
+    }
+
+    @Test("a missing file is sourceNotFound, naming the path")
+    func missingFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("absent.json")
+        let error = await #expect(throws: PostStoreError.self) {
+            try await FilePostDataService(path: path).fetchPosts(PostFetchRequest())
+        }
+        #expect(error?.code == .sourceNotFound)
+        #expect(error?.message == "There is no input file at \(path).")
+        #expect(error?.path == path)
+    }
+
+    @Test("a directory is an ioFailure, naming the path")
+    func directory() async throws {
+        let directory = try TemporaryDirectory()
+        let error = await #expect(throws: PostStoreError.self) {
+            try await FilePostDataService(path: directory.path).fetchPosts(PostFetchRequest())
+        }
+        #expect(error?.code == .ioFailure)
+        #expect(error?.message.contains(directory.path) == true, "\(error?.message ?? "")")
+        #expect(error?.path == directory.path)
+    }
+
+    @Test("a read failing with a foreign error is an ioFailure that keeps the cause")
+    func foreignReadError() async throws {
+        let service = FilePostDataService(
+            path: "/any/posts.json",
+            fileSystem: FailingFileSystem(failing: .readWithForeignError)
+        )
+        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        #expect(error?.code == .ioFailure)
+        #expect(error?.message.hasPrefix("Cannot read /any/posts.json: ") == true, "\(error?.message ?? "")")
+        #expect(error?.cause is CocoaError)
+    }
+
+    @Test("an empty path is an invalidArgument")
+    func emptyPath() async {
+        let error = await #expect(throws: PostStoreError.self) {
+            try await FilePostDataService(path: "", fileSystem: FailingFileSystem()).fetchPosts(PostFetchRequest())
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message == "The input file's path is empty.")
+    }
+
+    @Test("a bad payload is invalidData naming the file and the bad record, and reports no progress")
+    func badPayload() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let payload = #"[{"userId": 1, "id": 1, "title": "t", "body": ""}, {"userId": 1, "id": 2, "body": ""}]"#
+        try Data(payload.utf8).write(to: URL(fileURLWithPath: path))
+        let log = ProgressLog()
+        let error = await #expect(throws: PostStoreError.self) {
+            try await FilePostDataService(path: path).fetchPosts(log.request())
+        }
+        #expect(error?.code == .invalidData)
+        #expect(error?.message.contains(path) == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(#"The post at index 1 (id 2): field "title" is missing."#) == true)
+        #expect(error?.path == path, "the file involved, as sourceNotFound and ioFailure name it")
+        #expect(log.events.isEmpty)
+    }
+
+    @Test("a bad payload on standard input names standard input and the bad line")
+    func badStandardInput() async {
+        let payload = Data(#"{"userId": 1, "id": 1, "title": "t", "body": ""}"#.utf8 + "\n\n{".utf8)
+        let service = FilePostDataService(path: "-", fileSystem: FailingFileSystem(standardInput: payload))
+        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        #expect(error?.code == .invalidData)
+        #expect(error?.message.contains("standard input") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("Line 3 is not valid JSON") == true, "\(error?.message ?? "")")
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PostStore
+
+/// The HTTP data service against a scripted client: requests, paging, conditional requests and retries, with time
+/// on a test clock.
+@Suite struct HTTPPostDataServiceTests {
+    private let url = URL(string: "https://example.com/api/posts?lang=en")!
+
+    @Test func wholeListIsOneRequestWithTheTimeoutAndNoConditionWithoutAnETag() async throws {
+        let client = StubHTTPClient([.posts(SamplePosts.make(count: 5), headers: ["ETag": "\"v1\""])])
+        let service = try makeService(client, timeout: .seconds(7))
+
+        let result = try await service.fetchPosts(PostFetchRequest())
+
+        #expect(result == .posts(SamplePosts.make(count: 5), etag: "\"v1\"", pages: 1))
+        #expect(
+            client.requests == [HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: .seconds(7))]
+        )
+    }
+
+    @Test func anETagIsSentAsIfNoneMatchAnd304MeansNotModified() async throws {
+        let client = StubHTTPClient([.status(304)])
+        let service = try makeService(client)
+
+        let result = try await service.fetchPosts(PostFetchRequest(etag: "W/\"v1\""))
+
+        #expect(result == .notModified)
+        #expect(client.requests.first?.headers["If-None-Match"] == "W/\"v1\"")
+    }
+
+    @Test func a304ToAnUnconditionalRequestIsAnError() async throws {
+        let error = await #expect(throws: PostStoreError.self) {
+            try await makeService(StubHTTPClient([.status(304)])).fetchPosts(PostFetchRequest())
+        }
+        #expect(error?.code == .sourceUnavailable)
+        #expect(error?.message == "\(url.absoluteString) answered HTTP 304 Not Modified")
+    }
+
+    @Test func pagesKeepTheURLsQueryItemsAndStopOnAShortPage() async throws {
+        let posts = SamplePosts.make(count: 25)
+        let client = StubHTTPClient(fallback: Self.pagingServer(posts))
+        let events = Mutex<[SyncProgress]>([])
+
+        let result = try await makeService(client, pageSize: 10)
+            .fetchPosts(PostFetchRequest(etag: "\"ignored\"") { event in events.withLock { $0.append(event) } })
+
+        #expect(result == .posts(posts, etag: nil, pages: 3))
+        #expect(client.requests.map(\.url.query) == (1...3).map { "lang=en&_page=\($0)&_limit=10" })
+        #expect(client.requests.allSatisfy { $0.headers["If-None-Match"] == nil })
+        #expect(
+            events.withLock { $0 } == [
+                .pageFetched(page: 1, posts: 10, fetchedSoFar: 10, expectedTotal: nil),
+                .pageFetched(page: 2, posts: 10, fetchedSoFar: 20, expectedTotal: nil),
+                .pageFetched(page: 3, posts: 5, fetchedSoFar: 25, expectedTotal: nil),
+            ]
+        )
+    }
+
+    @Test func anExactMultipleEndsOnAnEmptyPageOrOnTheTotalCount() async throws {
+        let posts = SamplePosts.make(count: 20)
+        let withoutTotal = StubHTTPClient(fallback: Self.pagingServer(posts))
+        #expect(
+            try await makeService(withoutTotal, pageSize: 10).fetchPosts(PostFetchRequest())
+                == .posts(posts, etag: nil, pages: 3)
+        )
+
+        let withTotal = StubHTTPClient(fallback: Self.pagingServer(posts, totalCount: true))
+        #expect(
+            try await makeService(withTotal, pageSize: 10).fetchPosts(PostFetchRequest())
+                == .posts(posts, etag: nil, pages: 2)
+        )
+        #expect(withTotal.requests.count == 2)
+    }
+
+    @Test func aLinkHeaderIsFollowedAndItsLastPageEndsTheFetch() async throws {
+        let first = SamplePosts.make(count: 2)
+        let second = SamplePosts.make(count: 2, firstId: 3)
+        let client = StubHTTPClient([
+            .posts(first, headers: ["Link": "<https://example.com/cursor?after=2>; rel=\"next\""]),
+            .posts(second, headers: ["Link": "</api/posts?_page=1>; rel=\"first\""]),
+        ])
+
+        let result = try await makeService(client, pageSize: 2).fetchPosts(PostFetchRequest())
+
+        #expect(result == .posts(first + second, etag: nil, pages: 2))
+        #expect(client.requests.map(\.url.absoluteString).last == "https://example.com/cursor?after=2")
+    }
+
+    @Test(
+        arguments: [
+            (
+                "a server that ignores _limit", [SamplePosts.make(count: 3)], nil,
+                "holds 3 posts, more than the page size 2"
+            ),
+            (
+                "a server that ignores _page", [SamplePosts.make(count: 2), SamplePosts.make(count: 2)], nil,
+                "repeats post 1 of page 1"
+            ),
+            (
+                "a total count that is not reached",
+                [SamplePosts.make(count: 2), SamplePosts.make(count: 1, firstId: 3)], 5,
+                "announced 5 posts (X-Total-Count) but sent 3"
+            ),
+        ] as [(String, [[Post]], Int?, String)]
+    )
+    func pagingThatDoesNotAddUpIsRefused(_ case: String, pages: [[Post]], total: Int?, message: String) async throws {
+        let headers = total.map { ["X-Total-Count": String($0)] } ?? [:]
+        let client = StubHTTPClient(pages.map { .posts($0, headers: headers) })
+
+        let error = await #expect(throws: PostStoreError.self) {
+            try await makeService(client, pageSize: 2).fetchPosts(PostFetchRequest())
+        }
+
+        #expect(error?.code == .invalidData)
+        #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+    }
+
+    @Test func retriesFollowTheBackoffScheduleOnTheInjectedClock() async throws {
+        let client = StubHTTPClient([
+            .status(500), .status(503), .failure(HTTPTransportError(.connectionFailed, "refused")),
+            .status(408), .posts(SamplePosts.make(count: 1)),
+        ])
+        let clock = TestClock()
+        let policy = RetryPolicy(maximumAttempts: 5, initialDelay: .milliseconds(100), maximumDelay: .milliseconds(300))
+        let events = Mutex<[SyncProgress]>([])
+
+        let result = try await makeService(client, retryPolicy: policy, clock: clock, random: 0.5)
+            .fetchPosts(PostFetchRequest { event in events.withLock { $0.append(event) } })
+
+        #expect(result == .posts(SamplePosts.make(count: 1), etag: nil, pages: 1))
+        // Equal jitter at 0.5: three quarters of 100, 200, 300 (capped) and 300 ms.
+        #expect(clock.sleeps == [.milliseconds(75), .milliseconds(150), .milliseconds(225), .milliseconds(225)])
+        let retries = events.withLock { $0 }.compactMap { event -> Int? in
+            if case .retrying(let attempt, _, _) = event { attempt } else { nil }
+        }
+        #expect(retries == [1, 2, 3, 4])
+    }
+
+    @Test func retryAfterLengthensTheWaitInSecondsOrAsADate() async throws {
+        let clock = TestClock()
+        let inNinetySeconds = clock.now().addingTimeInterval(90)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let client = StubHTTPClient([
+            .status(429, headers: ["Retry-After": "7"]),
+            .status(503, headers: ["Retry-After": formatter.string(from: inNinetySeconds)]),
+            .posts([]),
+        ])
+
+        _ = try await makeService(client, clock: clock, random: 0).fetchPosts(PostFetchRequest())
+
+        // The date is 90 s after the start, and the first wait took 7 of them.
+        #expect(clock.sleeps == [.seconds(7), .seconds(83)])
+    }
+
+    @Test func aRetryAfterLongerThanTheLimitFailsAtOnce() async throws {
+        let client = StubHTTPClient([.status(429, headers: ["Retry-After": "3600"], body: "slow down")])
+        let clock = TestClock()
+
+        let error = await #expect(throws: PostStoreError.self) {
+            try await makeService(client, clock: clock).fetchPosts(PostFetchRequest())
+        }
+
+        #expect(error?.code == .sourceUnavailable)
+        #expect(error?.message.contains("429 Too Many Requests: slow down") == true)
+        #expect(
+            error?.message.contains(
+                "slow down. The server asks to retry after 3600 s, longer than the 120 s this client waits."
+            ) == true,
+            "\(error?.message ?? "")"
+        )
+        #expect(clock.sleeps.isEmpty && client.requests.count == 1)
+    }
+
+    @Test(arguments: [400, 401, 403, 404, 410, 422])
+    func otherClientErrorsFailAtOnce(_ status: Int) async throws {
+        let client = StubHTTPClient([.status(status, body: "{\"error\": \"nope\"}")])
+
+        let error = await #expect(throws: PostStoreError.self) {
+            try await makeService(client).fetchPosts(PostFetchRequest())
+        }
+
+        #expect(error?.code == .sourceUnavailable)
+        #expect(error?.message.hasPrefix("\(url.absoluteString) answered HTTP \(status)") == true)
+        #expect(error?.message.hasSuffix(": {\"error\": \"nope\"}") == true)
+        #expect(client.requests.count == 1)
+    }
+
+    @Test func givingUpSaysHowManyAttemptsWereMade() async throws {
+        let client = StubHTTPClient(fallback: { _ in .status(503) })
+        let clock = TestClock()
+
+        let error = await #expect(throws: PostStoreError.self) {
+            try await makeService(client, retryPolicy: RetryPolicy(maximumAttempts: 3), clock: clock)
+                .fetchPosts(PostFetchRequest())
+        }
+
+        #expect(error?.code == .sourceUnavailable)
+        #expect(
+            error?.message == "\(url.absoluteString) answered HTTP 503 Service Unavailable. Gave up after 3 attempts."
+        )
+        #expect(client.requests.count == 3 && clock.sleeps.count == 2)
+    }
+
+    @Test func aRequestThatCannotBeSentIsNotRetried() async throws {
+        let client = StubHTTPClient([.failure(HTTPTransportError(.invalidRequest, "unsupported URL"))])
+
+        let error = await #expect(throws: PostStoreError.self) {
+            try await makeService(client).fetchPosts(PostFetchRequest())
+        }
+
+        #expect(error?.code == .sourceUnavailable && error?.message == "unsupported URL")
+        #expect(client.requests.count == 1)
+    }
+
+    @Test func aBadBodyIsNotRetriedAndNamesTheURLAndTheRecord() async throws {
+        let body = #"[{"userId": 1, "id": 9, "title": 5, "body": ""}]"#
+        let client = StubHTTPClient([.status(200, body: body)])
+
+        let error = await #expect(throws: PostStoreError.self) {
+            try await makeService(client).fetchPosts(PostFetchRequest())
+        }
+
+        #expect(error?.code == .invalidData)
+        #expect(
+            error?.message == "\(url.absoluteString) sent posts that cannot be used: The post at index 0 (id 9): "
+                + "field \"title\" must be a string, found a number."
+        )
+        #expect(client.requests.count == 1)
+    }
+
+    @Test(
+        arguments: [
+            ("ftp://example.com/posts", nil, Duration.seconds(1), "is not an http or https URL"),
+            ("https://example.com/posts", 0, .seconds(1), "page size must be at least 1"),
+            ("https://example.com/posts", nil, .zero, "timeout must be positive"),
+        ] as [(String, Int?, Duration, String)]
+    )
+    func badSettingsAreRefused(_ address: String, pageSize: Int?, timeout: Duration, message: String) throws {
+        let error = #expect(throws: PostStoreError.self) {
+            try HTTPPostDataService(
+                url: URL(string: address)!,
+                pageSize: pageSize,
+                timeout: timeout,
+                client: StubHTTPClient()
+            )
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains(message) == true)
+    }
+
+    // MARK: - Helpers
+
+    private func makeService(
+        _ client: StubHTTPClient,
+        pageSize: Int? = nil,
+        timeout: Duration = .seconds(30),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        clock: TestClock = TestClock(),
+        random: Double = 0.5
+    ) throws -> HTTPPostDataService {
+        try HTTPPostDataService(
+            url: url,
+            pageSize: pageSize,
+            timeout: timeout,
+            retryPolicy: retryPolicy,
+            client: client,
+            clock: clock,
+            random: FixedRandomSource(fraction: random),
+            logger: .quiet
+        )
+    }
+
+    /// Answers `_page`/`_limit` requests from `posts` as json-server does, with `X-Total-Count` when asked.
+    private static func pagingServer(
+        _ posts: [Post],
+        totalCount: Bool = false
+    ) -> @Sendable (HTTPRequest) -> StubHTTPClient.Reply {
+        { request in
+            let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            let value = { (name: String) in items.first { $0.name == name }?.value.flatMap { Int($0) } }
+            guard let page = value("_page"), let limit = value("_limit") else { return .posts(posts) }
+            let slice = Array(posts.dropFirst((page - 1) * limit).prefix(limit))
+            return .posts(slice, headers: totalCount ? ["X-Total-Count": String(posts.count)] : [:])
+        }
+    }
+}

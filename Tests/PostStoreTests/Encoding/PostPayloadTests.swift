@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+
+@testable import PostStore
+
+@Suite("Checking and decoding a payload")
+struct PostPayloadTests {
+    /// One post as one line of JSON.
+    private static func record(id: Int, userId: Int = 1, title: String = "t") -> String {
+        #"{"userId": \#(userId), "id": \#(id), "title": "\#(title)", "body": "b"}"#
+    }
+
+    /// Decodes `payload`, expecting an `invalidData` error whose message holds every fragment.
+    private static func expectInvalid(
+        _ payload: Data,
+        mentioning fragments: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let error = #expect(throws: PostStoreError.self, sourceLocation: sourceLocation) {
+            try PostPayload.decode(payload)
+        }
+        #expect(error?.code == .invalidData, sourceLocation: sourceLocation)
+        for fragment in fragments {
+            #expect(
+                error?.message.contains(fragment) == true,
+                "\(error?.message ?? "no error") should mention \(fragment)",
+                sourceLocation: sourceLocation
+            )
+        }
+    }
+
+    private static func expectInvalid(
+        _ payload: String,
+        mentioning fragments: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        expectInvalid(Data(payload.utf8), mentioning: fragments, sourceLocation: sourceLocation)
+    }
+
+    // MARK: Formats
+
+    @Test("a JSON array decodes to its posts, in order")
+    func decodesAnArray() throws {
+        #expect(try PostPayload.decode(SamplePosts.json(SamplePosts.tricky)) == SamplePosts.tricky)
+    }
+
+    static let lineLayouts: [(name: String, prefix: String, separator: String, suffix: String)] = [
+        ("plain", "", "\n", ""),
+        ("trailing newline", "", "\n", "\n"),
+        ("CRLF", "", "\r\n", "\r\n"),
+        ("blank lines", "\n\n", "\n\n   \n", "\n\t\n"),
+        ("blank CRLF lines", "\r\n", "\r\n\r\n", "\r\n\r\n"),
+    ]
+
+    @Test("newline-delimited JSON decodes to the same posts as the array", arguments: lineLayouts)
+    func decodesLines(layout: (name: String, prefix: String, separator: String, suffix: String)) throws {
+        let lines = String(decoding: SamplePosts.jsonLines(SamplePosts.tricky), as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == SamplePosts.tricky.count)
+        let payload = layout.prefix + lines.joined(separator: layout.separator) + layout.suffix
+        #expect(try PostPayload.decode(Data(payload.utf8)) == SamplePosts.tricky)
+    }
+
+    @Test("a UTF-8 byte-order mark is ignored in both formats")
+    func ignoresByteOrderMark() throws {
+        let bom = Data([0xEF, 0xBB, 0xBF])
+        #expect(try PostPayload.decode(bom + SamplePosts.json(SamplePosts.tricky)) == SamplePosts.tricky)
+        #expect(try PostPayload.decode(bom + SamplePosts.jsonLines(SamplePosts.tricky)) == SamplePosts.tricky)
+    }
+
+    @Test("100,000 posts decode in both formats")
+    func decodesLargePayloads() throws {
+        let posts = SamplePosts.make(count: 100_000)
+        #expect(try PostPayload.decode(SamplePosts.json(posts)) == posts)
+        #expect(try PostPayload.decode(SamplePosts.jsonLines(posts)) == posts)
+    }
+
+    @Test("a bad last line of a large newline-delimited payload is found and named")
+    func findsTheBadLineOfALargePayload() {
+        var payload = SamplePosts.jsonLines(SamplePosts.make(count: 10_000))
+        payload.append(Data("\n{\"userId\": 1, \"id\": 10001, \"title\": \"t\"}\n".utf8))
+        Self.expectInvalid(payload, mentioning: [#"The post on line 10001 (id 10001): field "body" is missing."#])
+    }
+
+    // MARK: Bytes and top level
+
+    static let invalidUTF8: [(name: String, bytes: [UInt8], message: String)] = [
+        ("lone 0xFF", Array("[".utf8) + [0xFF] + Array("]".utf8), "the byte at offset 1 (0xFF)"),
+        (
+            "0xFF after valid multibyte text",
+            Array(#"[{"title": "é😀"#.utf8) + [0xFF],
+            "the byte at offset 18 (0xFF)"
+        ),
+        ("truncated at the end", Array("[".utf8) + [0xE2, 0x82], "the byte at offset 1 (0xE2)"),
+        (
+            "truncated before a quote", Array(#"["caf"#.utf8) + [0xC3] + Array(#""]"#.utf8),
+            "the byte at offset 5 (0xC3)"
+        ),
+        ("overlong encoding", Array(#"[""#.utf8) + [0xC0, 0x80], "the byte at offset 2 (0xC0)"),
+        ("encoded surrogate", Array("[".utf8) + [0xED, 0xA0, 0x80], "the byte at offset 1 (0xED)"),
+    ]
+
+    @Test("invalid UTF-8 is refused, naming the offset and value of the bad byte", arguments: invalidUTF8)
+    func refusesInvalidUTF8(invalid: (name: String, bytes: [UInt8], message: String)) {
+        Self.expectInvalid(Data(invalid.bytes), mentioning: ["The data is not valid UTF-8", invalid.message])
+    }
+
+    /// The offset should count the bytes the caller handed in; today it counts from after the byte-order mark.
+    @Test("the offset of a bad byte counts the byte-order mark")
+    func invalidUTF8OffsetCountsTheByteOrderMark() {
+        let payload = Data([0xEF, 0xBB, 0xBF] + Array("[".utf8) + [0xFF])
+        Self.expectInvalid(payload, mentioning: ["the byte at offset 4 (0xFF)"])
+    }
+
+    static let badTopLevels: [(payload: String, message: String)] = [
+        ("", "The data is empty, not a JSON array of posts."),
+        (" \r\n\t", "The data is empty, not a JSON array of posts."),
+        ("\u{FEFF}", "The data is empty, not a JSON array of posts."),
+        ("hello", "The data is not valid JSON"),
+        ("[{", "The data is not valid JSON"),
+        ("42", "The data must be an array, found a number."),
+        (#""posts""#, "The data must be an array, found a string."),
+        ("true", "The data must be an array, found a boolean."),
+    ]
+
+    @Test(
+        "empty input, text that is not JSON, and a top level that is not an array are refused",
+        arguments: badTopLevels
+    )
+    func refusesBadTopLevels(bad: (payload: String, message: String)) {
+        Self.expectInvalid(bad.payload, mentioning: [bad.message])
+    }
+
+    @Test("an object wrapping the posts is read as one line of newline-delimited JSON, and refused")
+    func refusesAWrappedArray() {
+        let payload = #"{"posts": [\#(Self.record(id: 1))]}"#
+        Self.expectInvalid(payload, mentioning: ["line 1", #""userId" is missing"#])
+    }
+
+    // MARK: Records
+
+    static let badArrayRecords: [(payload: String, message: String)] = [
+        (
+            "[\(record(id: 1)), " + #"{"userId": 1, "id": 2, "title": "t"}]"#,
+            #"The post at index 1 (id 2): field "body" is missing."#
+        ),
+        (
+            #"[{"userId": 1, "id": 7, "title": 5, "body": ""}]"#,
+            #"The post at index 0 (id 7): field "title" must be a string, found a number."#
+        ),
+        (
+            "[\(record(id: 1)), \(record(id: 2)), " + #"{"userId": null, "id": 3, "title": "t", "body": ""}]"#,
+            #"The post at index 2 (id 3): field "userId" must be an integer, found null."#
+        ),
+        ("[\(record(id: 1)), [1]]", "The post at index 1 must be an object, found an array."),
+    ]
+
+    @Test("a bad record in an array is named by index, id and field", arguments: badArrayRecords)
+    func refusesBadArrayRecords(bad: (payload: String, message: String)) {
+        Self.expectInvalid(bad.payload, mentioning: [bad.message])
+    }
+
+    static let badLines: [(payload: String, message: String)] = [
+        (
+            "\(record(id: 1))\n\n" + #"{"userId": 1, "id": 3, "title": "t"}"#,
+            #"The post on line 3 (id 3): field "body" is missing."#
+        ),
+        (
+            "\(record(id: 1))\r\n\r\n\r\n" + #"{"userId": 1, "id": 4, "title": false, "body": ""}"# + "\r\n",
+            #"The post on line 4 (id 4): field "title" must be a string, found a boolean."#
+        ),
+        (
+            "\n\(record(id: 1))\n" + #"{"userId": 1.5, "id": 5, "title": "t", "body": ""}"#,
+            #"The post on line 3 (id 5): field "userId" must be an integer"#
+        ),
+        ("\(record(id: 1))\n\n{\"userId\": 1, \"id\": 2,", "Line 3 is not valid JSON"),
+        ("\(record(id: 1))\n[\(record(id: 2))]", "The post on line 2 must be an object, found an array."),
+    ]
+
+    @Test(
+        "a bad line of newline-delimited JSON is named by line number (blank lines count) and id",
+        arguments: badLines
+    )
+    func refusesBadLines(bad: (payload: String, message: String)) {
+        Self.expectInvalid(bad.payload, mentioning: [bad.message])
+    }
+
+    @Test("two posts on one line are refused")
+    func refusesTwoPostsOnOneLine() {
+        Self.expectInvalid(
+            "\(Self.record(id: 1))\n\(Self.record(id: 2)), \(Self.record(id: 3))\n\(Self.record(id: 4))",
+            mentioning: ["Line 2 holds 2 values, not one post."]
+        )
+        Self.expectInvalid("\(Self.record(id: 1)) \(Self.record(id: 2))", mentioning: ["Line 1 is not valid JSON"])
+    }
+
+    /// Joined with commas, the two lines form two valid posts, but neither line holds exactly one.
+    @Test("a post split across two lines is refused")
+    func refusesAPostSplitAcrossLines() {
+        let payload = "\(Self.record(id: 1)), " + #"{"userId": 1, "id": 2, "title": "t""# + "\n" + #""body": "b"}"#
+        Self.expectInvalid(payload, mentioning: ["Line 1"])
+    }
+
+    // MARK: Duplicates
+
+    @Test("a repeated id in an array names both indices and the id")
+    func refusesDuplicateIdsInAnArray() {
+        let payload = "[\(Self.record(id: 5)), \(Self.record(id: 6)), \(Self.record(id: 5, title: "again"))]"
+        Self.expectInvalid(
+            payload,
+            mentioning: ["The post at index 2 repeats id 5 of the post at index 0; ids must be unique."]
+        )
+    }
+
+    @Test("a repeated id in newline-delimited JSON names both line numbers and the id")
+    func refusesDuplicateIdsInLines() {
+        let payload = "\(Self.record(id: 5))\n\n\(Self.record(id: 6))\r\n\(Self.record(id: 5, title: "again"))\n"
+        Self.expectInvalid(
+            payload,
+            mentioning: ["The post on line 4 repeats id 5 of the post on line 1; ids must be unique."]
+        )
+    }
+}

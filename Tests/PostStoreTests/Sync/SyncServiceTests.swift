@@ -1,0 +1,304 @@
+import Foundation
+import InMemoryLogging
+import Logging
+import Synchronization
+import Testing
+
+@testable import PostStore
+
+/// Sync scenarios, each run on every engine with a stub data service and a test clock.
+@Suite struct SyncServiceTests {
+    @Test(arguments: StoreKind.allCases)
+    func firstSyncInsertsEveryPostAndRecordsTheSync(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 100), etag: "\"v1\"")
+            let clock = TestClock()
+            let report = try await SyncService(dataService: source, store: store, clock: clock, logger: .quiet).sync()
+
+            #expect(report.summary == WriteSummary(inserted: 100))
+            #expect((report.fetched, report.pages, report.notModified, report.dryRun) == (100, 1, false, false))
+            #expect(try await store.query(.all) == SamplePosts.make(count: 100))
+            let state = try #require(try await store.syncState(for: source.source))
+            #expect(
+                state
+                    == SyncState(
+                        source: source.source,
+                        etag: "\"v1\"",
+                        syncedAt: clock.now(),
+                        fetched: 100,
+                        inserted: 100
+                    )
+            )
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unchangedResyncWritesNoPost(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
+            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet)
+            try await service.sync()
+
+            let report = try await service.sync()
+
+            #expect(report.summary == WriteSummary(unchanged: 100))
+            #expect(!report.summary.changedAnything)
+            #expect(try await store.syncState(for: source.source)?.unchanged == 100)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func tenPercentChangedUpdatesOnlyThose(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            var posts = SamplePosts.make(count: 100)
+            let source = StubPostDataService(posts: posts)
+            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet)
+            try await service.sync()
+            for index in stride(from: 0, to: 100, by: 10) {
+                posts[index].body += " (edited)"
+            }
+            source.serve(posts)
+
+            let report = try await service.sync()
+
+            #expect(report.summary == WriteSummary(updated: 10, unchanged: 90))
+            #expect(try await store.query(.all) == posts)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases, [false, true])
+    func newAndRemovedPostsWithAndWithoutPrune(_ kind: StoreKind, prune: Bool) async throws {
+        try await withStore(kind) { store, _ in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
+            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet)
+            try await service.sync()
+            // Posts 91…100 are gone from the source and 101…110 are new.
+            let current = SamplePosts.make(count: 90) + SamplePosts.make(count: 10, firstId: 101)
+            source.serve(current)
+
+            let report = try await service.sync(SyncOptions(prune: prune))
+
+            #expect(report.summary == WriteSummary(inserted: 10, unchanged: 90, deleted: prune ? 10 : 0))
+            let expected = prune ? current : SamplePosts.make(count: 110)
+            #expect(try await store.query(.all) == expected)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func dryRunReportsWhatASyncWouldDoAndWritesNothing(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, directory in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
+            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet)
+            try await service.sync()
+            var changed = SamplePosts.make(count: 80) + SamplePosts.make(count: 5, firstId: 201)
+            changed[0].title = "changed"
+            source.serve(changed, etag: "\"v2\"")
+            let before = try await StoredBytes(of: store, kind, in: directory)
+
+            let preview = try await service.sync(SyncOptions(prune: true, dryRun: true))
+
+            #expect(preview.dryRun)
+            #expect(preview.summary == WriteSummary(inserted: 5, updated: 1, unchanged: 79, deleted: 20))
+            #expect(try await StoredBytes(of: store, kind, in: directory) == before)
+            let real = try await service.sync(SyncOptions(prune: true))
+            #expect(real.summary == preview.summary)
+            #expect(try await store.syncState(for: source.source)?.etag == "\"v2\"")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases, [0, 40])
+    func pruneGuardRefusesToDeleteMoreThanTheLimit(_ kind: StoreKind, remaining: Int) async throws {
+        try await withStore(kind) { store, directory in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
+            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet)
+            try await service.sync()
+            // An empty answer, or one cut to 40 posts: pruning would delete 100% or 60%, over the 50% default.
+            source.serve(SamplePosts.make(count: remaining))
+            let before = try await StoredBytes(of: store, kind, in: directory)
+
+            let error = await #expect(throws: PostStoreError.self) {
+                try await service.sync(SyncOptions(prune: true))
+            }
+
+            #expect(error?.code == .tooManyDeletions)
+            #expect(error?.message.contains("Prune refused: stub://posts sent \(remaining) posts.") == true)
+            #expect(error?.message.contains("Deleting \(100 - remaining) of the 100 stored posts") == true)
+            #expect(try await StoredBytes(of: store, kind, in: directory) == before)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func pruneWithinTheLimitOrForcedGoesThrough(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
+            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet)
+            try await service.sync()
+
+            source.serve(SamplePosts.make(count: 50))
+            #expect(try await service.sync(SyncOptions(prune: true)).deleted == 50)
+
+            source.serve(SamplePosts.make(count: 45))
+            await #expect(throws: PostStoreError.self) {
+                try await service.sync(SyncOptions(prune: true, pruneLimit: .share(0.05)))
+            }
+            #expect(try await service.sync(SyncOptions(prune: true, pruneLimit: .share(0.1))).deleted == 5)
+
+            source.serve([])
+            #expect(try await service.sync(SyncOptions(prune: true, force: true)).deleted == 45)
+            #expect(try await store.count() == 0)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases, [PostStoreError.Code.invalidData, .sourceUnavailable, .sourceNotFound])
+    func aFailingSourceLeavesTheStoreAsItWas(_ kind: StoreKind, code: PostStoreError.Code) async throws {
+        try await withStore(kind) { store, directory in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 20))
+            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet)
+            try await service.sync()
+            source.answer(.failure(PostStoreError(code, "Injected.")))
+            let before = try await StoredBytes(of: store, kind, in: directory)
+
+            let error = await #expect(throws: PostStoreError.self) {
+                try await service.sync(SyncOptions(prune: true, force: true))
+            }
+
+            #expect(error?.code == code)
+            #expect(try await StoredBytes(of: store, kind, in: directory) == before)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theRememberedETagMakesAnUnchangedSourceANoOp(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 10), etag: "W/\"abc\"")
+            let clock = TestClock()
+            let service = SyncService(dataService: source, store: store, clock: clock, logger: .quiet)
+            try await service.sync()
+            source.answer(.result(.notModified))
+            clock.advance(by: .seconds(60))
+
+            let report = try await service.sync()
+
+            #expect(report.notModified)
+            #expect(report.summary == WriteSummary() && report.fetched == 0)
+            #expect(source.requestedETags == [nil, "W/\"abc\""])
+            let state = try #require(try await store.syncState(for: source.source))
+            #expect(state.etag == "W/\"abc\"" && state.syncedAt == clock.now())
+            #expect(try await store.count() == 10)
+
+            try await service.sync(SyncOptions(usesETag: false))
+            #expect(source.requestedETags.last == .some(nil))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aDryRunRecordsNoSyncState(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 10), etag: "\"v1\"")
+            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet)
+
+            let report = try await service.sync(SyncOptions(dryRun: true))
+
+            #expect(report.summary == WriteSummary(inserted: 10))
+            #expect(try await store.syncStates().isEmpty)
+            #expect(try await store.count() == 0)
+        }
+    }
+
+    @Test func progressReportsApplyingThenApplied() async throws {
+        let events = Mutex<[SyncProgress]>([])
+        let source = StubPostDataService(posts: SamplePosts.make(count: 3))
+        let service = SyncService(dataService: source, store: InMemoryPostStore(), clock: TestClock(), logger: .quiet)
+
+        try await service.sync { event in events.withLock { $0.append(event) } }
+
+        #expect(events.withLock { $0 } == [.applying(posts: 3), .applied(WriteSummary(inserted: 3))])
+    }
+
+    @Test func theReportMeasuresTheSyncOnTheInjectedClockAndEncodesAsJSON() async throws {
+        let clock = TestClock()
+        let source = SlowStubPostDataService(clock: clock, delay: .milliseconds(1500))
+        let report = try await SyncService(
+            dataService: source,
+            store: InMemoryPostStore(),
+            clock: clock,
+            logger: .quiet
+        ).sync()
+        #expect(report.duration == .milliseconds(1500))
+
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any]
+        #expect(json?["durationSeconds"] as? Double == 1.5)
+        #expect(json?["inserted"] as? Int == 2 && json?["source"] as? String == "slow")
+        #expect(try JSONDecoder().decode(SyncReport.self, from: JSONEncoder().encode(report)) == report)
+    }
+
+    @Test func eachSyncIsLogged() async throws {
+        let logs = InMemoryLogHandler()
+        let logger = Logger(label: "test") { _ in logs }
+        let source = StubPostDataService(posts: SamplePosts.make(count: 4))
+        let service = SyncService(dataService: source, store: InMemoryPostStore(), clock: TestClock(), logger: logger)
+
+        try await service.sync()
+
+        let messages = logs.entries.map { ($0.level, $0.message.description) }
+        #expect(messages.count == 1)
+        #expect(messages.first?.0 == .info)
+        #expect(messages.first?.1 == "Synced stub://posts: 4 fetched, 4 inserted, 0 updated, 0 unchanged, 0 deleted.")
+    }
+
+    /// Two stores on one file — as two processes would have — sync different sources at once, pruning: the store
+    /// must end holding exactly one source's posts, never a mixture.
+    @Test(arguments: [StoreKind.jsonFile, .sqlite])
+    func concurrentSyncsIntoOneFileEndInOneSourcesState(_ kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let first = Array(SamplePosts.make(count: 300).prefix(200))
+        var second = Array(SamplePosts.make(count: 300).suffix(200))
+        for index in second.indices { second[index].title += " (second)" }
+        let options = SyncOptions(prune: true, force: true)
+        for _ in 0..<5 {
+            let storeA = try kind.makeStore(in: directory)
+            let storeB = try kind.makeStore(in: directory)
+            let syncA = SyncService(
+                dataService: StubPostDataService(source: "a", posts: first),
+                store: storeA,
+                logger: .quiet
+            )
+            let syncB = SyncService(
+                dataService: StubPostDataService(source: "b", posts: second),
+                store: storeB,
+                logger: .quiet
+            )
+            async let reportA = syncA.sync(options)
+            async let reportB = syncB.sync(options)
+            _ = try await (reportA, reportB)
+
+            let final = try await kind.makeStore(in: directory).query(.all)
+            #expect(final == first || final == second)
+        }
+    }
+}
+
+/// A store's persisted bytes (the JSON file; the SQLite file and its WAL) plus its contents as read back.
+private struct StoredBytes: Equatable {
+    let files: [Data?]
+    let snapshot: StoreSnapshot
+
+    init(of store: any PostStoreProtocol, _ kind: StoreKind, in directory: TemporaryDirectory) async throws {
+        let file = kind.file(in: directory)
+        let paths = kind == .inMemory ? [] : kind == .jsonFile ? [file] : [file, file + "-wal"]
+        files = paths.map { FileManager.default.contents(atPath: $0) }
+        snapshot = try await StoreSnapshot(of: store)
+    }
+}
+
+/// A data service whose fetch takes `delay` on the test clock.
+private struct SlowStubPostDataService: PostDataService {
+    let clock: TestClock
+    let delay: Duration
+    var source: String { "slow" }
+
+    func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
+        try await clock.sleep(for: delay)
+        return .posts(SamplePosts.make(count: 2), etag: nil, pages: 1)
+    }
+}
