@@ -13,12 +13,16 @@ let package = Package(
         .executable(name: "poststore-benchmarks", targets: ["PostStoreBenchmarks"])
     ],
     dependencies: [
-        .package(path: mainPackagePath.path)
+        .package(path: mainPackagePath.path),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
             name: "PostStoreBenchmarks",
-            dependencies: [.product(name: "PostStore", package: mainPackagePath.lastPathComponent)],
+            dependencies: [
+                .product(name: "PostStore", package: mainPackagePath.lastPathComponent),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),

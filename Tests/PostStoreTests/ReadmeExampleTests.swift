@@ -23,6 +23,22 @@ struct ReadmeExampleTests {
         #expect(try await store.count() == 2)
     }
 
+    /// README's sync report JSON, which must decode as a `SyncReport` and list every key it encodes.
+    static let reportLines = [
+        #"{"source":"https://jsonplaceholder.typicode.com/posts","fetched":100,"inserted":100,"updated":0,"unchanged":0,"#,
+        #" "deleted":0,"notModified":false,"pages":1,"dryRun":false,"durationSeconds":0.412}"#,
+    ]
+
+    @Test("the sync report JSON in README is what SyncReport reads and writes")
+    func reportExample() throws {
+        let report = try JSONDecoder().decode(SyncReport.self, from: Data(Self.reportLines.joined().utf8))
+        #expect(report.summary == WriteSummary(inserted: 100))
+        #expect(report.duration == .milliseconds(412))
+        let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any]
+        let shown = try JSONSerialization.jsonObject(with: Data(Self.reportLines.joined().utf8)) as? [String: Any]
+        #expect(encoded.map { Set($0.keys) } == shown.map { Set($0.keys) })
+    }
+
     /// The lines of the example above, which README's code block must hold word for word.
     static let exampleLines = [
         "let store: any PostStoreProtocol = InMemoryPostStore()",
@@ -44,7 +60,7 @@ struct ReadmeExampleTests {
                 $0.trimmingCharacters(in: .whitespaces)
             }
         )
-        for line in Self.exampleLines {
+        for line in Self.exampleLines + Self.reportLines.map({ $0.trimmingCharacters(in: .whitespaces) }) {
             #expect(lines.contains(line), "README no longer has: \(line)")
         }
     }

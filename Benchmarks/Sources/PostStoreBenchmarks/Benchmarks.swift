@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostStore
 
 #if canImport(Glibc)
@@ -110,8 +111,80 @@ struct Benchmarks {
                     + String(format: "   %7.3f   %9.2f", seconds, seconds / baseline)
             )
         }
+        try await measureSyncs(posts: posts, runs: options.runs)
         try await measureQueries(posts: posts)
         print("\npeak RSS of the whole run: \(peakResidentMegabytes()) MB")
+    }
+
+    /// Times ``SyncService`` pulling `posts` from a JSON file into each engine: the first sync (every post new) and
+    /// an unchanged re-sync, beside reading and checking the file alone; medians of `runs`.
+    static func measureSyncs(posts: [Post], runs: Int) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-bench-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arrayFile = folder.path + "/posts.json"
+        let linesFile = folder.path + "/posts.ndjson"
+        let encoded = try JSONEncoder().encode(posts)
+        try encoded.write(to: URL(fileURLWithPath: arrayFile))
+        let lines = try posts.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: linesFile))
+        let quiet = Logger(label: "benchmarks") { _ in SwiftLogNoOpLogHandler() }
+
+        func median(_ body: () async throws -> Duration) async throws -> Double {
+            var times: [Duration] = []
+            for _ in 0..<runs { times.append(try await body()) }
+            return times.sorted()[times.count / 2].seconds
+        }
+        func timeFetch(_ path: String) async throws -> Duration {
+            let start = ContinuousClock.now
+            _ = try await FilePostDataService(path: path).fetchPosts(PostFetchRequest())
+            return ContinuousClock.now - start
+        }
+        let megabytes = Double(encoded.count) / 1_048_576
+        print(
+            "\nsync \(posts.count) posts from a file (\(String(format: "%.1f", megabytes)) MB)   first sync   re-sync (s)"
+        )
+        print(
+            "read + check the JSON array only".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + String(format: "%11.3f", try await median { try await timeFetch(arrayFile) })
+        )
+        print(
+            "read + check newline-delimited JSON only".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + String(format: "%11.3f", try await median { try await timeFetch(linesFile) })
+        )
+        let engines: [(String, @Sendable (String) throws -> any PostStoreProtocol)] = [
+            ("into SQLite (search index kept)", { try SQLitePostStore(path: $0 + "/s.sqlite") }),
+            ("into SQLite (no search index)", { try SQLitePostStore(path: $0 + "/s.sqlite", searchIndex: false) }),
+            ("into a JSON file", { try JSONFilePostStore(path: $0 + "/s.json") }),
+            ("into memory", { _ in InMemoryPostStore() }),
+        ]
+        for (name, makeStore) in engines {
+            var resyncs: [Duration] = []
+            let first = try await median {
+                let storeFolder = folder.path + "/\(UUID())"
+                try FileManager.default.createDirectory(atPath: storeFolder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(atPath: storeFolder) }
+                let sync = SyncService(
+                    dataService: FilePostDataService(path: arrayFile),
+                    store: try makeStore(storeFolder),
+                    logger: quiet
+                )
+                let start = ContinuousClock.now
+                let report = try await sync.sync()
+                let elapsed = ContinuousClock.now - start
+                precondition(report.inserted == posts.count)
+                let again = ContinuousClock.now
+                let resync = try await sync.sync()
+                precondition(resync.unchanged == posts.count)
+                resyncs.append(ContinuousClock.now - again)
+                return elapsed
+            }
+            let resync = resyncs.sorted()[resyncs.count / 2].seconds
+            print(
+                name.padding(toLength: 44, withPad: " ", startingAt: 0)
+                    + String(format: "%11.3f   %11.3f", first, resync)
+            )
+        }
     }
 
     /// Times queries on a SQLite store holding `posts`: the median of many repetitions, per query.

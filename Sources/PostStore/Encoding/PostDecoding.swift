@@ -51,8 +51,11 @@ public enum PostDecoding {
             if context.codingPath.isEmpty {
                 // Foundation on Linux reports a number that does not fit an Int (1.5, 1e30) without a path.
                 if let located = locateNumberProblem(in: data, position: position) { return located }
-                let reason = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey]
-                return "The data is not valid JSON\(reason.map { ": \($0)" } ?? "")."
+                // Foundation on Linux says where the JSON breaks only through JSONSerialization.
+                let reason =
+                    (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                    ?? jsonSyntaxProblem(in: data)
+                return "The data is not valid JSON\(reason.map { ": \($0.trimmingCharacters(in: ["."]))" } ?? "")."
             }
             (path, problem) = (context.codingPath, "is not valid: \(context.debugDescription)")
         @unknown default:
@@ -72,6 +75,16 @@ public enum PostDecoding {
             return "The \(record) \(position(index))\(id) \(problem)."
         }
         return "The \(record) \(position(index))\(id): field \"\(dotted(field))\" \(problem)."
+    }
+
+    /// Where `JSONSerialization` says the JSON breaks, for example "Invalid value around character 9.".
+    private static func jsonSyntaxProblem(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        }
     }
 
     private static func dotted(_ path: some Collection<any CodingKey>) -> String {

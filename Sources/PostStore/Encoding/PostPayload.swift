@@ -22,8 +22,10 @@ public enum PostPayload {
     /// - Throws: ``PostStoreError/Code/invalidData`` naming the first problem.
     public static func decode(_ data: Data) throws(PostStoreError) -> [Post] {
         var data = data
-        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
-        try checkUTF8(data)
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let skipped = data.starts(with: byteOrderMark) ? byteOrderMark.count : 0
+        data.removeFirst(skipped)
+        try checkUTF8(data, offsetInPayload: skipped)
         let isLineDelimited = data.first(where: { !isWhitespace($0) }) == UInt8(ascii: "{")
         if isLineDelimited { return try decodeLines(data) }
         let posts = try PostDecoding.decodeArray(from: data)
@@ -50,7 +52,8 @@ public enum PostPayload {
         }
     }
 
-    private static func checkUTF8(_ data: Data) throws(PostStoreError) {
+    /// Refuses bytes that are not UTF-8, naming the first bad byte's offset in the payload as received.
+    private static func checkUTF8(_ data: Data, offsetInPayload skipped: Int) throws(PostStoreError) {
         guard String(validating: data, as: UTF8.self) == nil else { return }
         var parser = Unicode.UTF8.ForwardParser()
         var bytes = data.makeIterator()
@@ -63,7 +66,8 @@ public enum PostPayload {
                 let byte = String(data[data.startIndex + offset], radix: 16, uppercase: true)
                 throw PostStoreError(
                     .invalidData,
-                    "The data is not valid UTF-8: the byte at offset \(offset) (0x\(byte)) starts no valid character."
+                    "The data is not valid UTF-8: the byte at offset \(skipped + offset) (0x\(byte)) starts no valid "
+                        + "character."
                 )
             case .emptyInput:
                 return
@@ -73,25 +77,49 @@ public enum PostPayload {
 
     /// Decodes newline-delimited JSON: one post per line, blank lines skipped, `\r\n` allowed.
     ///
-    /// The lines are decoded together as one array (one decoder call, not one per line); only when that fails, or
-    /// when a line held other than exactly one record, are they decoded one by one to name the bad line.
+    /// The lines are decoded together, each wrapped in its own array (`[[line 1],[line 2],…]`, one decoder call, not
+    /// one per line), so a post split over two lines or two posts on one line cannot pass; only when that fails are
+    /// they decoded one by one to name the bad line.
     private static func decodeLines(_ data: Data) throws(PostStoreError) -> [Post] {
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        let records = lines.enumerated().filter { !$0.element.allSatisfy(isWhitespace) }
-        var joined = Data("[".utf8)
-        joined.reserveCapacity(data.count + records.count + 2)
-        for (number, (_, line)) in records.enumerated() {
-            if number > 0 { joined.append(UInt8(ascii: ",")) }
-            joined.append(contentsOf: line)
+        let bytes = [UInt8](data)
+        // (line index, byte range) of every line that is not blank.
+        var records: [(offset: Int, element: Range<Int>)] = []
+        var joined: [UInt8] = [UInt8(ascii: "[")]
+        joined.reserveCapacity(bytes.count + 2)
+        var lineStart = 0
+        var lineIndex = 0
+        while lineStart <= bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            if !bytes[lineStart..<lineEnd].allSatisfy(isWhitespace) {
+                if !records.isEmpty { joined.append(UInt8(ascii: ",")) }
+                joined.append(UInt8(ascii: "["))
+                joined.append(contentsOf: bytes[lineStart..<lineEnd])
+                joined.append(UInt8(ascii: "]"))
+                records.append((lineIndex, lineStart..<lineEnd))
+            }
+            lineStart = lineEnd + 1
+            lineIndex += 1
         }
         joined.append(UInt8(ascii: "]"))
-        if let posts = try? JSONDecoder().decode([Post].self, from: joined), posts.count == records.count {
+        if let lines = try? JSONDecoder().decode([[Post]].self, from: Data(joined)), lines.allSatisfy({ $0.count == 1 })
+        {
+            let posts = lines.map { $0[0] }
             let lineNumbers = records.map { $0.offset + 1 }
             try checkUniqueIds(posts) { "on line \(lineNumbers[$0])" }
             return posts
         }
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            // One JSON object for the whole payload: a wrapped document such as {"posts": [...]}, or one post
+            // spread over several lines.
+            let keys = object.keys.sorted().prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
+            let found = object.isEmpty ? "an empty JSON object" : "one JSON object (with keys \(keys))"
+            throw PostStoreError(
+                .invalidData,
+                "The data is \(found), not a JSON array of posts nor one post per line."
+            )
+        }
         for (lineIndex, line) in records {
-            let record = Data("[".utf8) + line + Data("]".utf8)
+            let record = Data("[".utf8) + bytes[line] + Data("]".utf8)
             do {
                 let posts = try JSONDecoder().decode([Post].self, from: record)
                 guard posts.count == 1 else {

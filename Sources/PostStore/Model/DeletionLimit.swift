@@ -32,7 +32,11 @@ public struct DeletionLimit: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter storedCount: How many posts the store holds before the change set.
     /// - Returns: `maximumShare × storedCount`, rounded down.
     public func maximumDeletions(outOf storedCount: Int) -> Int {
-        maximumShare >= 1 ? storedCount : Int((maximumShare * Double(storedCount)).rounded(.down))
+        guard maximumShare < 1 else { return storedCount }
+        let exact = maximumShare * Double(storedCount)
+        // 0.29 × 100 is 28.999999999999996 in binary floating point; a share written in decimal means 29.
+        let nearest = exact.rounded()
+        return Int(abs(exact - nearest) <= 1e-9 * max(exact, 1) ? nearest : exact.rounded(.down))
     }
 
     /// Checks a number of deletions against the limit.
@@ -53,7 +57,9 @@ public struct DeletionLimit: Sendable, Hashable, CustomStringConvertible {
 
     /// The share as a percentage, for example `50%`.
     public var description: String {
-        let percent = maximumShare * 100
-        return percent.rounded() == percent ? "\(Int(percent))%" : "\(percent)%"
+        let thousandths = Int((maximumShare * 100_000).rounded())
+        var fraction = String(String(1000 + thousandths % 1000).dropFirst())
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(thousandths / 1000)\(fraction.isEmpty ? "" : "." + fraction)%"
     }
 }

@@ -16,7 +16,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var deleted: Int
     /// Whether the source answered `304 Not Modified`, so nothing was downloaded or compared.
     public var notModified: Bool
-    /// How many pages (requests that returned posts) the fetch took.
+    /// How many requests for posts the fetch took: 1 for a whole list, one per page (an empty last page included).
     public var pages: Int
     /// Whether this was a dry run that wrote nothing.
     public var dryRun: Bool

@@ -121,7 +121,7 @@ struct FilePostDataServiceTests {
 
     @Test("a bad payload on standard input names standard input and the bad line")
     func badStandardInput() async {
-        let payload = Data(#"{"userId": 1, "id": 1, "title": "t", "body": ""}"#.utf8 + "\n\n{".utf8)
+        let payload = Data((#"{"userId": 1, "id": 1, "title": "t", "body": ""}"# + "\n\n{").utf8)
         let service = FilePostDataService(path: "-", fileSystem: FailingFileSystem(standardInput: payload))
         let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
         #expect(error?.code == .invalidData)

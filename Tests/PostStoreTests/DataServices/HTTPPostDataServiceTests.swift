@@ -228,7 +228,7 @@ import Testing
 
         #expect(error?.code == .invalidData)
         #expect(
-            error?.message == "\(url.absoluteString) sent posts that cannot be used: The post at index 0 (id 9): "
+            error?.message == "Cannot use the posts from \(url.absoluteString): The post at index 0 (id 9): "
                 + "field \"title\" must be a string, found a number."
         )
         #expect(client.requests.count == 1)

@@ -130,10 +130,13 @@ struct PostPayloadTests {
         Self.expectInvalid(bad.payload, mentioning: [bad.message])
     }
 
-    @Test("an object wrapping the posts is read as one line of newline-delimited JSON, and refused")
+    @Test("a single object wrapping the posts, or one post over several lines, is refused as an object")
     func refusesAWrappedArray() {
         let payload = #"{"posts": [\#(Self.record(id: 1))]}"#
-        Self.expectInvalid(payload, mentioning: ["line 1", #""userId" is missing"#])
+        Self.expectInvalid(payload, mentioning: [#"one JSON object (with keys "posts"), not a JSON array of posts"#])
+        let spread = "{\n  \"userId\": 1,\n  \"id\": 1,\n  \"title\": \"t\",\n  \"body\": \"b\"\n}"
+        Self.expectInvalid(spread, mentioning: [#"with keys "body", "id", "title", "userId""#])
+        Self.expectInvalid("{}", mentioning: ["an empty JSON object"])
     }
 
     // MARK: Records

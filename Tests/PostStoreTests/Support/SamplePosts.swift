@@ -33,9 +33,12 @@ enum SamplePosts {
 }
 
 extension SamplePosts {
-    /// The posts as a JSON array, the way JSONPlaceholder serves them.
+    /// The posts as a JSON array, the way JSONPlaceholder serves them; the same bytes for the same posts (keys
+    /// sorted: on Linux, `JSONEncoder` otherwise orders them differently from run to run).
     static func json(_ posts: [Post]) -> Data {
-        (try? JSONEncoder().encode(posts)) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(posts)) ?? Data()
     }
 
     /// The posts as newline-delimited JSON, one post per line.

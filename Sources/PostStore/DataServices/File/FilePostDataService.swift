@@ -52,7 +52,12 @@ public struct FilePostDataService: PostDataService {
         } catch let error as PostStoreError {
             throw error
         } catch {
-            throw PostStoreError(.ioFailure, "Cannot read \(name): \(error).", path: path, cause: error)
+            throw PostStoreError(
+                .ioFailure,
+                "Cannot read \(name): \(error.localizedDescription)",
+                path: path,
+                cause: error
+            )
         }
         let posts: [Post]
         do {
@@ -60,7 +65,8 @@ public struct FilePostDataService: PostDataService {
         } catch {
             throw PostStoreError(
                 .invalidData,
-                "\(name) holds posts that cannot be used: \(error.message)",
+                "Cannot use the posts in \(name): \(error.message)",
+                path: path == Self.standardInputPath ? nil : path,
                 cause: error
             )
         }

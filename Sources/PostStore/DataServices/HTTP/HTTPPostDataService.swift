@@ -185,7 +185,7 @@ public struct HTTPPostDataService: PostDataService {
         } catch {
             throw PostStoreError(
                 .invalidData,
-                "\(url.absoluteString) sent posts that cannot be used: \(error.message)",
+                "Cannot use the posts from \(url.absoluteString): \(error.message)",
                 cause: error
             )
         }
@@ -237,13 +237,15 @@ public struct HTTPPostDataService: PostDataService {
                 guard retryAfter <= retryPolicy.maximumRetryAfter else {
                     throw PostStoreError(
                         .sourceUnavailable,
-                        "\(Self.sentence(failure)) The server asks to retry after \(Self.seconds(retryAfter)), longer than the "
-                            + "\(Self.seconds(retryPolicy.maximumRetryAfter)) this client waits."
+                        "\(Self.sentence(failure)) The server asks to retry after \(retryAfter.secondsDescription), longer than the "
+                            + "\(retryPolicy.maximumRetryAfter.secondsDescription) this client waits."
                     )
                 }
                 delay = max(delay, retryAfter)
             }
-            logger.warning("Attempt \(attempt) failed: \(Self.sentence(failure)) Retrying in \(Self.seconds(delay)).")
+            logger.warning(
+                "Attempt \(attempt) failed: \(Self.sentence(failure)) Retrying in \(delay.secondsDescription)."
+            )
             progress(.retrying(attempt: attempt, delay: delay, reason: failure))
             try await clock.sleep(for: delay)
             attempt += 1
@@ -258,14 +260,5 @@ public struct HTTPPostDataService: PostDataService {
     /// Ends `text` with a full stop unless it already ends a sentence.
     private static func sentence(_ text: String) -> String {
         text.last.map { ".!?…".contains($0) } == true ? text : text + "."
-    }
-
-    /// A duration as seconds for people: `0.075 s`, `7 s`, `3600 s`.
-    private static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        let fraction = milliseconds % 1000 == 0 ? "" : "." + String(String(1000 + milliseconds % 1000).dropFirst())
-        return
-            "\(milliseconds / 1000)\(fraction.replacingOccurrences(of: "0+$", with: "", options: .regularExpression)) s"
     }
 }

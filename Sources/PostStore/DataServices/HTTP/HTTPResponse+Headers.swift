@@ -25,7 +25,11 @@ extension HTTPResponse {
 
     /// The start of the body, when it is short text worth showing in an error message.
     var bodyExcerpt: String? {
-        guard !body.isEmpty, let text = String(data: body.prefix(160), encoding: .utf8) else { return nil }
+        // Cut at a character boundary: up to three bytes back from 160.
+        guard
+            !body.isEmpty,
+            let text = (157...160).reversed().lazy.compactMap({ String(data: body.prefix($0), encoding: .utf8) }).first
+        else { return nil }
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
             .trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty else { return nil }

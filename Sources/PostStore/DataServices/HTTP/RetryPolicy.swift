@@ -63,6 +63,7 @@ public struct RetryPolicy: Sendable, Hashable {
             base *= 2
         }
         base = min(base, maximumDelay)
-        return base / 2 + (base / 2) * min(max(randomFraction, 0), 1)
+        let fraction = randomFraction.isNaN ? 0 : min(max(randomFraction, 0), 1)
+        return base / 2 + (base / 2) * fraction
     }
 }

@@ -55,7 +55,7 @@ public final class URLSessionHTTPClient: HTTPClient {
         } catch is DeadlineExceeded {
             throw HTTPTransportError(
                 .timedOut,
-                "No answer from \(request.url.absoluteString) within \(request.timeout)."
+                "No answer from \(request.url.absoluteString) within \(request.timeout.secondsDescription)."
             )
         }
         guard let response = response as? HTTPURLResponse else {
@@ -99,11 +99,32 @@ public final class URLSessionHTTPClient: HTTPClient {
         let url = request.url.absoluteString
         switch error.code {
         case .timedOut:
-            return HTTPTransportError(.timedOut, "No answer from \(url) within \(request.timeout).")
+            return HTTPTransportError(.timedOut, "No answer from \(url) within \(request.timeout.secondsDescription).")
         case .badURL, .unsupportedURL:
-            return HTTPTransportError(.invalidRequest, "Cannot request \(url): \(error.localizedDescription)")
+            return HTTPTransportError(.invalidRequest, "Cannot request \(url): the URL is not supported.")
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            // Retrying does not fix a certificate.
+            return HTTPTransportError(
+                .invalidRequest,
+                "Cannot get \(url): the secure connection failed (\(error.code.rawValue))."
+            )
+        case .cannotFindHost, .dnsLookupFailed:
+            return HTTPTransportError(.connectionFailed, "Cannot get \(url): the host name was not found.")
+        case .cannotConnectToHost:
+            return HTTPTransportError(.connectionFailed, "Cannot get \(url): the server refused the connection.")
+        case .notConnectedToInternet:
+            return HTTPTransportError(
+                .connectionFailed,
+                "Cannot get \(url): this machine is not connected to a network."
+            )
         default:
-            return HTTPTransportError(.connectionFailed, "Cannot get \(url): \(error.localizedDescription)")
+            // FoundationNetworking reports a connection closed mid-answer as `unknown` (-1), Darwin as -1005.
+            return HTTPTransportError(
+                .connectionFailed,
+                "Cannot get \(url): the connection failed or closed before the answer was complete "
+                    + "(URL error \(error.code.rawValue))."
+            )
         }
     }
 }
