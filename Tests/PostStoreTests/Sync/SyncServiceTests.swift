@@ -124,6 +124,11 @@ import Testing
             #expect(error?.message.contains("Prune refused: stub://posts sent \(remaining) posts.") == true)
             #expect(error?.message.contains("Deleting \(100 - remaining) of the 100 stored posts") == true)
             #expect(try await StoredBytes(of: store, kind, in: directory) == before)
+            // A dry run applies the same guard, so it predicts the refusal.
+            let dryRunError = await #expect(throws: PostStoreError.self) {
+                try await service.sync(SyncOptions(prune: true, dryRun: true))
+            }
+            #expect(dryRunError?.code == .tooManyDeletions)
         }
     }
 

@@ -227,6 +227,13 @@ public struct HTTPPostDataService: PostDataService {
             } catch let error as HTTPTransportError {
                 guard error.isRetryable else { throw PostStoreError(.sourceUnavailable, error.message, cause: error) }
                 failure = error.message
+            } catch let error as PostStoreError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // An injected client broke its contract; callers still see only PostStoreError.
+                throw PostStoreError(.sourceUnavailable, "Cannot get \(url.absoluteString): \(error).")
             }
             guard attempt < retryPolicy.maximumAttempts else {
                 let attempts = attempt == 1 ? "" : " Gave up after \(attempt) attempts."
