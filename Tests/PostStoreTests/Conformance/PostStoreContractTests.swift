@@ -169,6 +169,94 @@ struct PostStoreContractTests {
         }
     }
 
+    // MARK: - Pruning, deletion limits and previews
+
+    @Test(arguments: StoreKind.allCases)
+    func deletesAbsentPostsLeavesExactlyTheUpsertedOnesAndSearchForgetsTheRest(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 10))
+            _ = try await store.upsert([Post(userId: 1, id: 10, title: "Zanzibar", body: "")])
+            let kept = SamplePosts.make(count: 6) + SamplePosts.make(count: 2, firstId: 50)
+
+            let summary = try await store.apply(
+                PostChangeSet(upserts: kept, deletions: [7, 99], deletesAbsentPosts: true)
+            )
+
+            #expect(summary == WriteSummary(inserted: 2, unchanged: 6, deleted: 4))
+            #expect(try await store.query(.all) == kept)
+            #expect(try await store.query(PostQuery(search: "zanzibar")) == [])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aChangeSetOverItsDeletionLimitIsRefusedBeforeAnythingIsWritten(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 10))
+            let before = try await StoreSnapshot(of: store)
+            var changes = PostChangeSet(
+                upserts: SamplePosts.make(count: 6, firstId: 5),
+                deletesAbsentPosts: true,
+                deletionLimit: .share(0.3),
+                syncState: SyncState(source: "s", syncedAt: Date())
+            )
+
+            // Ids 1…4 would go: 4 of 10 is over 30%.
+            let error = await #expect(throws: PostStoreError.self) { try await store.apply(changes) }
+            #expect(error?.code == .tooManyDeletions)
+            #expect(
+                error?.message
+                    == "Deleting 4 of the 10 stored posts exceeds the limit of 30% (3 posts); nothing was written."
+            )
+            #expect(try await StoreSnapshot(of: store) == before)
+            await #expect(throws: PostStoreError.self) { try await store.preview(changes) }
+
+            changes.deletionLimit = .share(0.4)
+            #expect(try await store.apply(changes).deleted == 4)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func previewReturnsWhatApplyWillAndWritesNothing(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 10))
+            var posts = SamplePosts.make(count: 8) + SamplePosts.make(count: 3, firstId: 20)
+            posts[0].title = "changed"
+            let changes = PostChangeSet(
+                upserts: posts,
+                deletesAbsentPosts: true,
+                syncState: SyncState(source: "s", syncedAt: Date())
+            )
+            let before = try await StoreSnapshot(of: store)
+
+            let preview = try await store.preview(changes)
+
+            #expect(preview == WriteSummary(inserted: 3, updated: 1, unchanged: 7, deleted: 2))
+            #expect(try await StoreSnapshot(of: store) == before)
+            #expect(try await store.apply(changes) == preview)
+            let duplicate = PostChangeSet(upserts: [posts[0], posts[0]])
+            await #expect(throws: PostStoreError.self) { try await store.preview(duplicate) }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aSyncStateCanRecordWhatItsChangeSetDid(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            _ = try await store.upsert(SamplePosts.make(count: 4))
+            let stated = SyncState(source: "s", syncedAt: Date(timeIntervalSince1970: 5), fetched: 5, inserted: 99)
+            let changes = PostChangeSet(
+                upserts: SamplePosts.make(count: 5),
+                deletions: [],
+                syncState: stated,
+                recordsSummaryInSyncState: true
+            )
+
+            _ = try await store.apply(changes)
+
+            let saved = try #require(try await store.syncState(for: "s"))
+            #expect((saved.fetched, saved.inserted, saved.updated, saved.unchanged, saved.deleted) == (5, 1, 0, 4, 0))
+        }
+    }
+
     // MARK: - Query
 
     @Test(arguments: StoreKind.allCases)

@@ -27,25 +27,35 @@ struct EngineAgreementTests {
     /// Sources that differ only in Unicode normalization, which a store must keep apart.
     static let sources = ["caf\u{E9}", "cafe\u{301}", "https://example.com/posts", ""]
 
-    /// One store's history: batches of upserts and deletions, each saving a sync state.
+    /// One store's history: batches of upserts and deletions, some pruning under a deletion limit, each saving a
+    /// sync state that records what its batch did.
     struct Scenario: Sendable, CustomStringConvertible {
         var batches: [[Post]]
         var deletions: [Set<Int>]
         var sources: [String]
+        var prunes: [(prune: Bool, limit: Double)]
 
-        var description: String { "batches: \(batches), deletions: \(deletions), sources: \(sources)" }
+        var description: String {
+            "batches: \(batches), deletions: \(deletions), sources: \(sources), prunes: \(prunes)"
+        }
     }
 
     static let scenario = zip(
         post.array(of: 0...25).array(of: 1...4),
         Gen.int(in: 1...30).set(ofAtMost: 0...6).array(of: 1...4),
-        Gen.element(of: sources).array(of: 4)
-    ).map { batches, deletions, sources in
+        Gen.element(of: sources).array(of: 4),
+        zip(Gen.bool(0.3), Gen.element(of: [0, 0.25, 0.5, 1])).array(of: 4)
+    ).map { batches, deletions, sources, prunes in
         // A batch may not repeat an id (that is a constraint violation, tested on its own); keep the last of each.
         let unique = batches.map { batch in
             Array(Dictionary(batch.map { ($0.id, $0) }, uniquingKeysWith: { $1 }).values)
         }
-        return Scenario(batches: unique, deletions: deletions, sources: sources.map { $0 ?? "" })
+        return Scenario(
+            batches: unique,
+            deletions: deletions,
+            sources: sources.map { $0 ?? "" },
+            prunes: prunes.map { ($0, $1 ?? 1) }
+        )
     }
 
     /// Search text: up to three terms, each one to three pieces written together, so terms of three or more
@@ -74,11 +84,25 @@ struct EngineAgreementTests {
                 let changes = PostChangeSet(
                     upserts: batch,
                     deletions: deletions.subtracting(batch.map(\.id)),
-                    syncState: SyncState(source: scenario.sources[index], syncedAt: Date(timeIntervalSince1970: 1e9))
+                    deletesAbsentPosts: scenario.prunes[index].prune,
+                    deletionLimit: .share(scenario.prunes[index].limit),
+                    syncState: SyncState(source: scenario.sources[index], syncedAt: Date(timeIntervalSince1970: 1e9)),
+                    recordsSummaryInSyncState: true
                 )
-                var summaries: [WriteSummary] = []
-                for store in stores { summaries.append(try await store.apply(changes)) }
-                #expect(Set(summaries).count == 1, "write summaries differ: \(summaries)")
+                // Each engine previews, then applies; a refusal over the limit must come from all of them.
+                var outcomes: [String] = []
+                for store in stores {
+                    let preview = try? await store.preview(changes)
+                    do {
+                        let summary = try await store.apply(changes)
+                        #expect(preview == summary, "preview \(String(describing: preview)) but apply \(summary)")
+                        outcomes.append("\(summary)")
+                    } catch let error as PostStoreError where error.code == .tooManyDeletions {
+                        #expect(preview == nil)
+                        outcomes.append(error.message)
+                    }
+                }
+                #expect(Set(outcomes).count == 1, "write outcomes differ: \(outcomes)")
             }
             // Persistent engines answer from their files, read afresh.
             stores = try zip(StoreKind.allCases, stores).map { kind, store in

@@ -56,8 +56,9 @@ struct FileStoreTests {
         try await Task.sleep(for: .milliseconds(100))
         try release()
         for writer in writers { #expect(try await writer.value == WriteSummary(inserted: 1)) }
-        // Blocking waits (six writers, two threads on this machine) held the release back for the 30 s timeout.
-        #expect(ContinuousClock.now - start < .seconds(10))
+        // Blocking waits (six writers, two threads on this machine) held the release back for the 30 s timeout;
+        // the bound is loose because other suites load both cores at the same time.
+        #expect(ContinuousClock.now - start < .seconds(20))
         #expect(try await stores[0].count() == 6)
     }
 }
