@@ -35,7 +35,9 @@
 ///   exactly, including its order, so every engine returns the same array for the same query and data; text is
 ///   returned exactly as stored (any Unicode, NUL characters included).
 /// - **Sync state.** One ``SyncState`` per source (sources compared byte for byte, like posts), saved atomically
-///   with the posts of the same change set and returned exactly as saved.
+///   with the posts of the same change set and returned exactly as saved, with one exception: a write that changes
+///   any post clears every remembered ``SyncState/etag`` (before saving its own change set's state). An `ETag`
+///   describes the posts as its sync left them; once they changed, a `304 Not Modified` must not stand for them.
 /// - **Errors.** Only ``PostStoreError``: ``PostStoreError/Code/invalidQuery`` for a negative limit or offset,
 ///   ``PostStoreError/Code/storeNotFound`` when a store's file was deleted while it was open,
 ///   ``PostStoreError/Code/ioFailure`` and ``PostStoreError/Code/storeBusy`` for file and locking failures,

@@ -10,7 +10,7 @@ import PostStore
 /// that is deleted at the end.
 @main
 struct QuickStart {
-    static let usage = "usage: poststore-quickstart [POSTS.json]   (default: Samples/posts.json)"
+    static let usage = "usage: poststore-quickstart [FILE | -]   (default: Samples/posts.json; - reads standard input)"
 
     static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
@@ -18,7 +18,7 @@ struct QuickStart {
             print(usage)
             return
         }
-        guard arguments.count <= 1, !(arguments.first?.hasPrefix("-") ?? false) else {
+        guard arguments.count <= 1, arguments.first.map({ $0 == "-" || !$0.hasPrefix("-") }) ?? true else {
             printError("poststore-quickstart: unexpected arguments \(arguments.joined(separator: " ")).\n\(usage)")
             exit(64)
         }
@@ -27,7 +27,12 @@ struct QuickStart {
             try await run(source: source)
         } catch let error as PostStoreError {
             printError("poststore-quickstart: \(error.message)")
-            exit(error.code == .invalidData ? 65 : error.code == .sourceNotFound ? 66 : 74)
+            switch error.code {
+            case .invalidArgument: exit(64)
+            case .invalidData: exit(65)
+            case .sourceNotFound: exit(66)
+            default: exit(74)
+            }
         } catch {
             printError("poststore-quickstart: \(error)")
             exit(1)
@@ -35,7 +40,10 @@ struct QuickStart {
     }
 
     static func run(source: String) async throws {
-        let file = FilePostDataService(path: source)
+        // Read once: standard input cannot be read again for the next engine.
+        let fetched = try await FilePostDataService(path: source).fetchPosts(PostFetchRequest())
+        guard case .posts(let posts, _, _) = fetched else { return }
+        let file = PostsAlreadyRead(source: source, posts: posts)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-quickstart-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -72,5 +80,15 @@ struct QuickStart {
 
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
+
+/// A data service over posts already read and checked by ``FilePostDataService``.
+private struct PostsAlreadyRead: PostDataService {
+    let source: String
+    let posts: [Post]
+
+    func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
+        .posts(posts, etag: nil, pages: 1)
     }
 }

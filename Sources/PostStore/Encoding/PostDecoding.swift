@@ -128,8 +128,10 @@ public enum PostDecoding {
                     || Double(Int.max) <= number.doubleValue || number.doubleValue < Double(Int.min)
                 {
                     let id = (fields["id"] as? NSNumber).flatMap { key == "id" ? nil : $0.intValue }
-                    return "The post \(position(index))\(id.map { " (id \($0))" } ?? ""): field \"\(key)\" must be an "
-                        + "integer, found \(number)."
+                    let isWhole = !"\(number)".contains(where: { ".eE".contains($0) })
+                    let expected = isWhole ? "an integer that fits in 64 bits" : "an integer"
+                    return "The post \(position(index))\(id.map { " (id \($0))" } ?? ""): field \"\(key)\" must be "
+                        + "\(expected), found \(number)."
                 }
             }
         }

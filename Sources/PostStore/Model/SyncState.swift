@@ -8,7 +8,8 @@ public struct SyncState: Codable, Sendable, Hashable {
     /// The source the posts came from, for example a URL or a file path.
     public var source: String
 
-    /// The source's `ETag` for what was synced, sent back as `If-None-Match` next time; `nil` if it sent none.
+    /// The source's `ETag` for what was synced, sent back as `If-None-Match` next time; `nil` if it sent none, or
+    /// if a later write changed posts (stores clear it then, so a `304` never hides that change).
     public var etag: String?
 
     /// When the sync finished, rounded to the millisecond.

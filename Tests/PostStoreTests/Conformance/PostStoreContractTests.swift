@@ -257,6 +257,35 @@ struct PostStoreContractTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func aWriteThatChangesPostsForgetsEveryRememberedETag(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let date = Date(timeIntervalSince1970: 7)
+            _ = try await store.apply(
+                PostChangeSet(
+                    upserts: SamplePosts.make(count: 3),
+                    syncState: SyncState(source: "a", etag: "A", syncedAt: date)
+                )
+            )
+            try await store.saveSyncState(SyncState(source: "b", etag: "B", syncedAt: date))
+
+            _ = try await store.upsert(SamplePosts.make(count: 3))
+            #expect(try await store.syncStates().map(\.etag) == ["A", "B"], "an unchanged write keeps them")
+
+            _ = try await store.apply(
+                PostChangeSet(
+                    upserts: SamplePosts.make(count: 4),
+                    syncState: SyncState(source: "b", etag: "B2", syncedAt: date)
+                )
+            )
+            #expect(try await store.syncState(for: "a")?.etag == nil)
+            #expect(try await store.syncState(for: "b")?.etag == "B2", "the write's own state keeps its new ETag")
+
+            _ = try await store.delete(ids: [1])
+            #expect(try await store.syncStates().allSatisfy { $0.etag == nil })
+        }
+    }
+
     // MARK: - Query
 
     @Test(arguments: StoreKind.allCases)

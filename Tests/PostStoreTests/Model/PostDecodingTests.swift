@@ -34,10 +34,13 @@ struct PostDecodingTests {
             #"The post at index 0 (id 3): field "title" must be a string, found null."#
         ),
         (#"[{"userId": 1, "id": 4, "title": "t", "body": true}]"#, #"field "body" must be a string, found a boolean."#),
-        (#"[{"userId": 1.5, "id": 5, "title": "t", "body": ""}]"#, #"The post at index 0 (id 5): field "userId""#),
+        (
+            #"[{"userId": 1.5, "id": 5, "title": "t", "body": ""}]"#,
+            #"The post at index 0 (id 5): field "userId" must be an integer, found 1.5."#
+        ),
         (
             #"[{"userId": 1, "id": 9223372036854775808, "title": "t", "body": ""}]"#,
-            #"The post at index 0: field "id" must be an integer"#
+            #"The post at index 0: field "id" must be an integer that fits in 64 bits, found 9223372036854775808."#
         ),
     ]
 

@@ -196,6 +196,32 @@ import Testing
         }
     }
 
+    /// The store changed after the sync that got the ETag (another source pruned it, the app deleted a post): the
+    /// next sync must download again, not trust a 304 for posts the store no longer holds.
+    @Test(arguments: StoreKind.allCases)
+    func anETagIsNotSentOnceTheStoreChangedSinceItsSync(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let web = StubPostDataService(
+                source: "https://example.com/posts",
+                posts: SamplePosts.make(count: 10),
+                etag: "\"v1\""
+            )
+            let file = StubPostDataService(source: "empty.json", posts: [])
+            let syncWeb = SyncService(dataService: web, store: store, clock: TestClock(), logger: .quiet)
+            try await syncWeb.sync()
+            try await syncWeb.sync()
+            #expect(web.requestedETags == [nil, "\"v1\""], "an unchanged re-sync keeps the ETag")
+
+            try await SyncService(dataService: file, store: store, clock: TestClock(), logger: .quiet)
+                .sync(SyncOptions(prune: true, force: true))
+            let report = try await syncWeb.sync()
+
+            #expect(web.requestedETags.last == .some(nil))
+            #expect(!report.notModified && report.inserted == 10)
+            #expect(try await store.count() == 10)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aDryRunRecordsNoSyncState(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in

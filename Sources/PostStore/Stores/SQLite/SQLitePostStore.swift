@@ -123,6 +123,9 @@ public actor SQLitePostStore: PostStoreProtocol {
         return try await write {
             try rebuildSearchIndexIfStaleAndKept()
             let summary = try perform(changes, writing: true)
+            if summary.changedAnything {
+                try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
+            }
             if let state = changes.syncState(after: summary) {
                 try save(state)
             }

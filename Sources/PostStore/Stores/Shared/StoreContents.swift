@@ -48,6 +48,11 @@ struct StoreContents: Sendable, Equatable {
             posts[id] = nil
         }
         summary.deleted = deleted.count
+        if summary.changedAnything {
+            for key in Array(syncStates.keys) where syncStates[key]?.etag != nil {
+                syncStates[key]?.etag = nil
+            }
+        }
         if let state = changes.syncState(after: summary) {
             syncStates[SourceKey(state.source)] = state
         }
