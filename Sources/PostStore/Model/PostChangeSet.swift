@@ -27,9 +27,8 @@ public struct PostChangeSet: Sendable, Hashable {
     /// Sync state to save with the posts, replacing any earlier state of the same source.
     public var syncState: SyncState?
 
-    /// Whether the store sets the saved ``syncState``'s `inserted`, `updated`, `unchanged` and `deleted` to what
-    /// this change set did, counted under the write lock (a sync's record of itself); otherwise it is saved as given.
-    public var recordsSummaryInSyncState: Bool
+    /// How the store saves ``syncState``: as given, with this change set's counts, or confirming its `ETag`.
+    public var syncStateRecording: SyncStateRecording
 
     /// Creates a change set.
     ///
@@ -39,33 +38,45 @@ public struct PostChangeSet: Sendable, Hashable {
     ///   - deletesAbsentPosts: Whether to delete every stored post not among `upserts` as well.
     ///   - deletionLimit: The most the change set may delete.
     ///   - syncState: Sync state to save with the posts.
-    ///   - recordsSummaryInSyncState: Whether the saved sync state's counts are set to what the change set did.
+    ///   - syncStateRecording: How the store saves `syncState`.
     public init(
         upserts: [Post] = [],
         deletions: Set<Int> = [],
         deletesAbsentPosts: Bool = false,
         deletionLimit: DeletionLimit = .unlimited,
         syncState: SyncState? = nil,
-        recordsSummaryInSyncState: Bool = false
+        syncStateRecording: SyncStateRecording = .asGiven
     ) {
         self.upserts = upserts
         self.deletions = deletions
         self.deletesAbsentPosts = deletesAbsentPosts
         self.deletionLimit = deletionLimit
         self.syncState = syncState
-        self.recordsSummaryInSyncState = recordsSummaryInSyncState
+        self.syncStateRecording = syncStateRecording
     }
 
-    /// The sync state to save after a write that did what `summary` counts.
+    /// The sync state to save after a write that did what `summary` counts, as ``syncStateRecording`` says.
     ///
-    /// - Parameter summary: What the change set did.
-    /// - Returns: ``syncState``, with its counts set from `summary` when ``recordsSummaryInSyncState`` says so.
-    func syncState(after summary: WriteSummary) -> SyncState? {
-        guard var state = syncState, recordsSummaryInSyncState else { return syncState }
-        state.inserted = summary.inserted
-        state.updated = summary.updated
-        state.unchanged = summary.unchanged
-        state.deleted = summary.deleted
+    /// - Parameters:
+    ///   - summary: What the change set did.
+    ///   - storedETag: Reads the `ETag` the store holds for the state's source now (after this write cleared the
+    ///     `ETag`s, if it changed posts); called only for ``SyncStateRecording/confirmingETag``.
+    /// - Returns: The state to save, or `nil` when the change set has none.
+    func syncState(after summary: WriteSummary, storedETag: (String) throws -> String?) rethrows -> SyncState? {
+        guard var state = syncState else { return nil }
+        switch syncStateRecording {
+        case .asGiven:
+            break
+        case .recordingSummary:
+            state.inserted = summary.inserted
+            state.updated = summary.updated
+            state.unchanged = summary.unchanged
+            state.deleted = summary.deleted
+        case .confirmingETag:
+            if let etag = state.etag, try storedETag(state.source).map({ Array($0.utf8) }) != Array(etag.utf8) {
+                state.etag = nil
+            }
+        }
         return state
     }
 

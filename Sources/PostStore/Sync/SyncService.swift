@@ -69,7 +69,10 @@ public struct SyncService: Sendable {
         switch fetched {
         case .notModified:
             if !options.dryRun {
-                try await store.saveSyncState(SyncState(source: source, etag: previous?.etag, syncedAt: clock.now()))
+                // Another writer may have changed posts since `previous` was read: the store keeps the ETag only
+                // if that did not happen.
+                let state = SyncState(source: source, etag: previous?.etag, syncedAt: clock.now())
+                try await store.apply(PostChangeSet(syncState: state, syncStateRecording: .confirmingETag))
             }
             progress(.applied(WriteSummary()))
             report = SyncReport(
@@ -104,7 +107,7 @@ public struct SyncService: Sendable {
             deletesAbsentPosts: options.prune,
             deletionLimit: options.force ? .unlimited : options.pruneLimit,
             syncState: SyncState(source: dataService.source, etag: etag, syncedAt: clock.now(), fetched: posts.count),
-            recordsSummaryInSyncState: true
+            syncStateRecording: .recordingSummary
         )
         do {
             return options.dryRun ? try await store.preview(changes) : try await store.apply(changes)

@@ -247,7 +247,7 @@ struct PostStoreContractTests {
                 upserts: SamplePosts.make(count: 5),
                 deletions: [],
                 syncState: stated,
-                recordsSummaryInSyncState: true
+                syncStateRecording: .recordingSummary
             )
 
             _ = try await store.apply(changes)
@@ -283,6 +283,23 @@ struct PostStoreContractTests {
 
             _ = try await store.delete(ids: [1])
             #expect(try await store.syncStates().allSatisfy { $0.etag == nil })
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aConfirmedETagIsKeptOnlyWhileTheStoreStillHoldsIt(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let first = SyncState(source: "s", etag: "E", syncedAt: Date(timeIntervalSince1970: 1), fetched: 3)
+            _ = try await store.apply(PostChangeSet(upserts: SamplePosts.make(count: 3), syncState: first))
+            let confirmation = SyncState(source: "s", etag: "E", syncedAt: Date(timeIntervalSince1970: 2))
+
+            _ = try await store.apply(PostChangeSet(syncState: confirmation, syncStateRecording: .confirmingETag))
+            #expect(try await store.syncState(for: "s") == confirmation)
+
+            _ = try await store.delete(ids: [1])
+            _ = try await store.apply(PostChangeSet(syncState: confirmation, syncStateRecording: .confirmingETag))
+            let saved = try #require(try await store.syncState(for: "s"))
+            #expect(saved.etag == nil && saved.syncedAt == confirmation.syncedAt)
         }
     }
 

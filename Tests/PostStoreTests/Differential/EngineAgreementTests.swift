@@ -87,7 +87,7 @@ struct EngineAgreementTests {
                     deletesAbsentPosts: scenario.prunes[index].prune,
                     deletionLimit: .share(scenario.prunes[index].limit),
                     syncState: SyncState(source: scenario.sources[index], syncedAt: Date(timeIntervalSince1970: 1e9)),
-                    recordsSummaryInSyncState: true
+                    syncStateRecording: .recordingSummary
                 )
                 // Each engine previews, then applies; a refusal over the limit must come from all of them.
                 var outcomes: [String] = []

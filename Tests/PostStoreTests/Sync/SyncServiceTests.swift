@@ -222,6 +222,26 @@ import Testing
         }
     }
 
+    /// Another writer changes the store while the source is asked (and answers 304): the old ETag must not be
+    /// saved again, or the next 304 would vouch for posts the store no longer holds.
+    @Test(arguments: StoreKind.allCases)
+    func a304DoesNotRestoreAnETagThatAConcurrentWriteCleared(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let source = StubPostDataService(posts: SamplePosts.make(count: 10), etag: "\"v1\"")
+            try await SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet).sync()
+            let racing = ConcurrentWriteDataService(source: source.source) {
+                try await store.delete(ids: [1, 2])
+            }
+
+            let report = try await SyncService(dataService: racing, store: store, clock: TestClock(), logger: .quiet)
+                .sync()
+
+            #expect(report.notModified)
+            #expect(racing.requestedETag == "\"v1\"")
+            #expect(try await store.syncState(for: source.source)?.etag == nil)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aDryRunRecordsNoSyncState(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
@@ -331,5 +351,25 @@ private struct SlowStubPostDataService: PostDataService {
     func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
         try await clock.sleep(for: delay)
         return .posts(SamplePosts.make(count: 2), etag: nil, pages: 1)
+    }
+}
+
+/// A source that answers 304, after running `write` as another process might while the request is on its way.
+private final class ConcurrentWriteDataService: PostDataService {
+    let source: String
+    private let write: @Sendable () async throws -> Void
+    private let etag = Mutex<String?>(nil)
+
+    init(source: String, write: @escaping @Sendable () async throws -> Void) {
+        self.source = source
+        self.write = write
+    }
+
+    var requestedETag: String? { etag.withLock { $0 } }
+
+    func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
+        etag.withLock { $0 = request.etag }
+        try await write()
+        return .notModified
     }
 }

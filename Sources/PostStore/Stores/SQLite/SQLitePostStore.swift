@@ -126,7 +126,7 @@ public actor SQLitePostStore: PostStoreProtocol {
             if summary.changedAnything {
                 try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
             }
-            if let state = changes.syncState(after: summary) {
+            if let state = try changes.syncState(after: summary, storedETag: storedETag) {
                 try save(state)
             }
             if !keepsSearchIndex, summary.changedAnything, try searchIndex.isCurrent() {
@@ -331,6 +331,13 @@ public actor SQLitePostStore: PostStoreProtocol {
                 state.deleted
             )
             try statement.run()
+        }
+    }
+
+    private func storedETag(for source: String) throws(SQLiteError) -> String? {
+        try connection.withStatement("SELECT etag FROM sync_state WHERE source = ?") { statement throws(SQLiteError) in
+            try statement.bind(source)
+            return try statement.step() ? statement.optionalText(at: 0) : nil
         }
     }
 

@@ -53,7 +53,7 @@ struct StoreContents: Sendable, Equatable {
                 syncStates[key]?.etag = nil
             }
         }
-        if let state = changes.syncState(after: summary) {
+        if let state = changes.syncState(after: summary, storedETag: { syncState(for: $0)?.etag }) {
             syncStates[SourceKey(state.source)] = state
         }
         return summary
