@@ -101,7 +101,9 @@ public enum PostPayload {
             lineIndex += 1
         }
         joined.append(UInt8(ascii: "]"))
-        if let lines = try? JSONDecoder().decode([[Post]].self, from: Data(joined)), lines.allSatisfy({ $0.count == 1 })
+        if records.allSatisfy({ isOneObject(bytes[$0.element]) }),
+            let lines = try? JSONDecoder().decode([[Post]].self, from: Data(joined)),
+            lines.count == records.count, lines.allSatisfy({ $0.count == 1 })
         {
             let posts = lines.map { $0[0] }
             let lineNumbers = records.map { $0.offset + 1 }
@@ -139,6 +141,46 @@ public enum PostPayload {
             }
         }
         throw PostStoreError(.invalidData, "The data is not newline-delimited JSON: one post per line.")
+    }
+
+    /// Whether a line holds exactly one JSON object: its braces and brackets balance, outside strings, only at its
+    /// last non-blank byte. Only then can the lines be decoded together without one line's text closing another's.
+    private static func isOneObject(_ line: ArraySlice<UInt8>) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var closed = false
+        for byte in line {
+            if closed {
+                guard isWhitespace(byte) else { return false }
+                continue
+            }
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard depth > 0 else { return false }
+                inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard depth > 0 || byte == UInt8(ascii: "{") else { return false }
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                guard depth >= 0 else { return false }
+                closed = depth == 0
+            default:
+                guard depth > 0 || isWhitespace(byte) else { return false }
+            }
+        }
+        return closed
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -78,7 +78,15 @@ public struct SyncReport: Sendable, Hashable, Codable {
         notModified = try container.decode(Bool.self, forKey: .notModified)
         pages = try container.decode(Int.self, forKey: .pages)
         dryRun = try container.decode(Bool.self, forKey: .dryRun)
-        duration = .milliseconds(Int64((try container.decode(Double.self, forKey: .durationSeconds) * 1000).rounded()))
+        let seconds = try container.decode(Double.self, forKey: .durationSeconds)
+        guard seconds.isFinite, abs(seconds) < 1e12 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .durationSeconds,
+                in: container,
+                debugDescription: "The duration must be a finite number of seconds below 10^12, not \(seconds)."
+            )
+        }
+        duration = .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     /// Encodes the report, with the duration as `durationSeconds` (to the millisecond).

@@ -55,7 +55,8 @@ public struct SyncService: Sendable {
     ///   - progress: Called as pages arrive, requests are retried and posts are applied.
     /// - Returns: What the sync did (or would do, in a dry run).
     /// - Throws: ``PostStoreError``, and the store is left as it was: the data service's errors (`invalidData`,
-    ///   `sourceNotFound`, `sourceUnavailable`, …), `tooManyDeletions` from the prune guard, and the store's own.
+    ///   `sourceNotFound`, `sourceUnavailable`, …), `tooManyDeletions` from the prune guard, and the store's own;
+    ///   `CancellationError` when the task is cancelled (while a request or a retry waits).
     @discardableResult
     public func sync(
         _ options: SyncOptions = SyncOptions(),
@@ -64,14 +65,18 @@ public struct SyncService: Sendable {
         let source = dataService.source
         let start = clock.uptime()
         let previous = options.usesETag ? try await store.syncState(for: source) : nil
-        let fetched = try await dataService.fetchPosts(PostFetchRequest(etag: previous?.etag, progress: progress))
+        let fetched = try await dataService.fetchPosts(
+            PostFetchRequest(etag: try await etag(of: previous, options), progress: progress)
+        )
         let report: SyncReport
         switch fetched {
         case .notModified:
             if !options.dryRun {
                 // Another writer may have changed posts since `previous` was read: the store keeps the ETag only
                 // if that did not happen.
-                let state = SyncState(source: source, etag: previous?.etag, syncedAt: clock.now())
+                // The counts stay those of the sync that downloaded the posts the ETag stands for.
+                var state = previous ?? SyncState(source: source, syncedAt: clock.now())
+                state.syncedAt = clock.now()
                 try await store.apply(PostChangeSet(syncState: state, syncStateRecording: .confirmingETag))
             }
             progress(.applied(WriteSummary()))
@@ -80,7 +85,7 @@ public struct SyncService: Sendable {
                 fetched: 0,
                 summary: WriteSummary(),
                 notModified: true,
-                pages: 0,
+                pages: 1,
                 dryRun: options.dryRun,
                 duration: clock.uptime() - start
             )
@@ -99,6 +104,17 @@ public struct SyncService: Sendable {
         }
         log(report)
         return report
+    }
+
+    /// The ETag to send: the one remembered from the last sync, unless the sync prunes and the store holds more
+    /// than that sync's posts — a `304` would then skip the prune.
+    ///
+    /// A remembered ETag means no post changed since its sync, which upserted `fetched` posts; so the store holds
+    /// exactly the source's posts when it holds `fetched` posts in all.
+    private func etag(of previous: SyncState?, _ options: SyncOptions) async throws -> String? {
+        guard let previous, let etag = previous.etag else { return nil }
+        guard options.prune else { return etag }
+        return try await store.count() == previous.fetched ? etag : nil
     }
 
     private func apply(_ posts: [Post], etag: String?, _ options: SyncOptions) async throws -> WriteSummary {

@@ -137,7 +137,7 @@ import Testing
 
         let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
 
-        #expect(error?.code == .sourceUnavailable)
+        #expect(error?.code == .sourceNotFound)
         #expect(error?.message.contains(service.url.absoluteString) == true)
         #expect(error?.message.contains("404") == true)
         #expect(fixture.server.requests.count == 1)
@@ -288,7 +288,8 @@ extension HTTPIntegrationTests {
         /// The code the fetch fails with.
         var code: PostStoreError.Code {
             switch self {
-            case .notFound, .serverError, .retryAfterTooLong, .timeout, .truncatedBody: .sourceUnavailable
+            case .notFound: .sourceNotFound
+            case .serverError, .retryAfterTooLong, .timeout, .truncatedBody: .sourceUnavailable
             case .malformedJSON, .wrongFieldType, .objectInsteadOfArray, .duplicateIds: .invalidData
             }
         }

@@ -185,7 +185,8 @@ import Testing
             try await makeService(client).fetchPosts(PostFetchRequest())
         }
 
-        #expect(error?.code == .sourceUnavailable)
+        // A missing resource is "not found", like a missing file; any other refusal is "unavailable".
+        #expect(error?.code == ([404, 410].contains(status) ? .sourceNotFound : .sourceUnavailable))
         #expect(error?.message.hasPrefix("\(url.absoluteString) answered HTTP \(status)") == true)
         #expect(error?.message.hasSuffix(": {\"error\": \"nope\"}") == true)
         #expect(client.requests.count == 1)

@@ -83,6 +83,22 @@ struct PostPayloadTests {
         Self.expectInvalid(payload, mentioning: [#"The post on line 10001 (id 10001): field "body" is missing."#])
     }
 
+    /// Lines whose brackets or strings reach into the next record when the lines are decoded together: each must
+    /// be refused as a bad line, never read as other posts (and never crash).
+    @Test(
+        "lines that close or open another line's record are refused",
+        arguments: [
+            #"{"userId": 1, "id": 1, "title": "t", "body": "b"}],[{"userId": 1, "id": 1, "title": "t", "body": "b"}"#,
+            #"{"userId": 1, "id": 1, "title": "t", "body": "b"}],[{"userId": 1, "id": 2, "title": "t", "body": "b"}"#,
+            #"{"userId": 1, "id": 1, "title": "t", "body": "b", "x": ""# + "\n" + #""}"#,
+            #"{"userId": 1, "id": 1, "title": "t", "body": "],["# + "\n" + #""}"# + "\n"
+                + #"{"userId": 1, "id": 2, "title": "t", "body": "b"}],[{"userId": 1, "id": 3, "title": "t", "body": "b"}"#,
+        ]
+    )
+    func refusesLinesThatReachIntoOthers(payload: String) {
+        Self.expectInvalid(payload, mentioning: ["Line 1"])
+    }
+
     // MARK: Bytes and top level
 
     static let invalidUTF8: [(name: String, bytes: [UInt8], message: String)] = [

@@ -3,6 +3,8 @@ import Synchronization
 @testable import PostStore
 
 /// A data service that returns what a test sets, or throws a chosen error, and records the requests' ETags.
+///
+/// With `honoursETag`, a request carrying the ETag of the posts it serves gets `.notModified`, as a server would.
 final class StubPostDataService: PostDataService {
     enum Answer: Sendable {
         case result(PostFetchResult)
@@ -10,10 +12,12 @@ final class StubPostDataService: PostDataService {
     }
 
     let source: String
+    private let honoursETag: Bool
     private let state: Mutex<(answer: Answer, etags: [String?])>
 
-    init(source: String = "stub://posts", posts: [Post] = [], etag: String? = nil) {
+    init(source: String = "stub://posts", posts: [Post] = [], etag: String? = nil, honoursETag: Bool = false) {
         self.source = source
+        self.honoursETag = honoursETag
         state = Mutex((.result(.posts(posts, etag: etag, pages: 1)), []))
     }
 
@@ -32,6 +36,7 @@ final class StubPostDataService: PostDataService {
             return state.answer
         }
         switch answer {
+        case .result(.posts(_, let etag?, _)) where honoursETag && request.etag == etag: return .notModified
         case .result(let result): return result
         case .failure(let error): throw error
         }

@@ -39,10 +39,3 @@ final class TestClock: ClockProtocol {
         advance(by: duration)
     }
 }
-
-/// Randomness that is always the same number.
-struct FixedRandomSource: RandomSource {
-    let fraction: Double
-
-    func nextFraction() -> Double { fraction }
-}

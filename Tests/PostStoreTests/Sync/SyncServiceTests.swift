@@ -242,6 +242,28 @@ import Testing
         }
     }
 
+    /// The last sync did not prune, so the store holds a post the source lacks: a prune must download and delete
+    /// it, not accept a 304; once the store holds exactly the source's posts, the ETag is sent again.
+    @Test(arguments: StoreKind.allCases)
+    func aPruneIsNotSkippedByA304WhileTheStoreHoldsOtherPosts(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            _ = try await store.upsert([Post(userId: 9, id: 999, title: "local", body: "")])
+            let source = StubPostDataService(posts: SamplePosts.make(count: 10), etag: "\"v1\"", honoursETag: true)
+            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .quiet)
+            try await service.sync()
+
+            let prune = try await service.sync(SyncOptions(prune: true))
+            #expect(!prune.notModified && prune.deleted == 1)
+            #expect(try await store.post(id: 999) == nil)
+
+            let again = try await service.sync(SyncOptions(prune: true))
+            #expect(again.notModified && again.pages == 1)
+            #expect(source.requestedETags == [nil, nil, "\"v1\""])
+            let state = try #require(try await store.syncState(for: source.source))
+            #expect((state.etag, state.fetched, state.deleted) == ("\"v1\"", 10, 1), "a 304 keeps the counts")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aDryRunRecordsNoSyncState(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
@@ -281,6 +303,12 @@ import Testing
         #expect(json?["durationSeconds"] as? Double == 1.5)
         #expect(json?["inserted"] as? Int == 2 && json?["source"] as? String == "slow")
         #expect(try JSONDecoder().decode(SyncReport.self, from: JSONEncoder().encode(report)) == report)
+        for bad in ["1e300", "-1e300"] {
+            var fields = try #require(json)
+            fields["durationSeconds"] = Double(bad)
+            let data = try JSONSerialization.data(withJSONObject: fields)
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(SyncReport.self, from: data) }
+        }
     }
 
     @Test func eachSyncIsLogged() async throws {

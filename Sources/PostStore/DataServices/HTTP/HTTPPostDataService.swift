@@ -14,8 +14,9 @@ public import Logging
 ///   nothing about the others.
 /// - **Timeouts and retries.** Each request waits at most `timeout`. Failures are retried as ``RetryPolicy``
 ///   says, waiting on the injected clock with jitter from the injected random source.
-/// - **Errors.** ``PostStoreError`` naming the URL: `sourceUnavailable` with the HTTP status or the connection
-///   failure, `invalidData` with what is wrong in the body (see ``PostPayload``).
+/// - **Errors.** ``PostStoreError`` naming the URL: `sourceNotFound` for `404` and `410`, `sourceUnavailable` with
+///   any other error status or the connection failure, `invalidData` with what is wrong in the body (see
+///   ``PostPayload``).
 ///
 /// For example:
 ///
@@ -153,7 +154,7 @@ public struct HTTPPostDataService: PostDataService {
             } else {
                 nextURL = Self.pageURL(url, page: page + 1, size: pageSize)
             }
-            guard page < Self.maximumPages else {
+            guard nextURL == nil || page < Self.maximumPages else {
                 throw invalid("\(source) still had more pages after \(page); stopped.")
             }
         }
@@ -221,6 +222,8 @@ public struct HTTPPostDataService: PostDataService {
                 case let status where RetryPolicy.isRetryable(statusCode: status):
                     failure = describe(response, from: url)
                     retryAfter = response.retryAfter(now: clock.now())
+                case 404, 410:
+                    throw PostStoreError(.sourceNotFound, describe(response, from: url))
                 default:
                     throw PostStoreError(.sourceUnavailable, describe(response, from: url))
                 }

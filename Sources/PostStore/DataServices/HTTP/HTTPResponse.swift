@@ -5,8 +5,8 @@ public struct HTTPResponse: Sendable, Hashable {
     /// The status code, for example 200.
     public var statusCode: Int
 
-    /// The header fields, keyed by lowercased name.
-    public var headers: [String: String]
+    /// The header fields, keyed by lowercased name (set through the initializer, which lowercases them).
+    public private(set) var headers: [String: String]
 
     /// The body.
     public var body: Data
