@@ -55,7 +55,8 @@ struct QuickStart {
         ]
         let query = PostQuery(userIds: [1], search: "dolor", sort: .title)
         let quiet = Logger(label: "poststore-quickstart") { _ in SwiftLogNoOpLogHandler() }
-        print("Syncing \(source) into each engine twice; then query: user 1, search \"dolor\", sorted by title.\n")
+        let name = source == FilePostDataService.standardInputPath ? "standard input" : source
+        print("Syncing \(name) into each engine twice; then query: user 1, search \"dolor\", sorted by title.\n")
 
         var answers: [[Post]] = []
         for (name, store) in stores {
