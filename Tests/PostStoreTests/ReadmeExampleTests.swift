@@ -23,6 +23,17 @@ struct ReadmeExampleTests {
         #expect(try await store.count() == 2)
     }
 
+    @Test("README's own data service syncs")
+    func customDataServiceExample() async throws {
+        let service = SyncService(
+            dataService: FixedPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "World")]),
+            store: InMemoryPostStore(),
+            logger: .quiet
+        )
+        let report = try await service.sync()
+        #expect(report.source == "fixed" && report.inserted == 1)
+    }
+
     /// README's sync report JSON, which must decode as a `SyncReport` and list every key it encodes.
     static let reportLines = [
         #"{"source":"https://jsonplaceholder.typicode.com/posts","fetched":100,"inserted":100,"updated":0,"unchanged":0,"#,
@@ -60,8 +71,23 @@ struct ReadmeExampleTests {
                 $0.trimmingCharacters(in: .whitespaces)
             }
         )
-        for line in Self.exampleLines + Self.reportLines.map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        let shown =
+            Self.exampleLines + Self.reportLines.map { $0.trimmingCharacters(in: .whitespaces) } + [
+                "struct FixedPostDataService: PostDataService {",
+                "func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {",
+                ".posts(posts, etag: nil, pages: 1)  // or .notModified when request.etag still matches",
+            ]
+        for line in shown {
             #expect(lines.contains(line), "README no longer has: \(line)")
         }
+    }
+}
+
+/// README's example of a data service of your own, as written there.
+struct FixedPostDataService: PostDataService {
+    let posts: [Post]
+    var source: String { "fixed" }
+    func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
+        .posts(posts, etag: nil, pages: 1)  // or .notModified when request.etag still matches
     }
 }
