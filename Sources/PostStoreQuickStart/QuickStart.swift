@@ -60,7 +60,7 @@ struct QuickStart {
 
         var answers: [[Post]] = []
         for (name, store) in stores {
-            let sync = SyncService(dataService: file, store: store, logger: quiet)
+            let sync = SyncService(dataService: file, store: store, clock: SystemClock(), logger: quiet)
             let first = try await sync.sync()
             let again = try await sync.sync()
             let answer = try await store.query(query)

@@ -28,6 +28,7 @@ struct ReadmeExampleTests {
         let service = SyncService(
             dataService: FixedPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "World")]),
             store: InMemoryPostStore(),
+            clock: TestClock(),
             logger: .quiet
         )
         let report = try await service.sync()

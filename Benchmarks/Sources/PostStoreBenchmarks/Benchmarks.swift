@@ -167,6 +167,7 @@ struct Benchmarks {
                 let sync = SyncService(
                     dataService: FilePostDataService(path: arrayFile),
                     store: try makeStore(storeFolder),
+                    clock: SystemClock(),
                     logger: quiet
                 )
                 let start = ContinuousClock.now

@@ -39,8 +39,8 @@ public struct SyncService: Sendable {
     public init(
         dataService: any PostDataService,
         store: any PostStoreProtocol,
-        clock: any ClockProtocol = SystemClock(),
-        logger: Logger = Logger(label: "PostStore.SyncService")
+        clock: any ClockProtocol,
+        logger: Logger
     ) {
         self.dataService = dataService
         self.store = store

@@ -248,7 +248,10 @@ import Testing
                 url: URL(string: address)!,
                 pageSize: pageSize,
                 timeout: timeout,
-                client: StubHTTPClient()
+                client: StubHTTPClient(),
+                clock: TestClock(),
+                random: FixedRandomSource(fraction: 0),
+                logger: .quiet
             )
         }
         #expect(error?.code == .invalidArgument)

@@ -13,7 +13,13 @@ struct JSONFilePostStoreTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
         let fileSystem = FailingFileSystem()
-        let store = try JSONFilePostStore(path: path, fileSystem: fileSystem)
+        let store = try JSONFilePostStore(
+            path: path,
+            mode: .createIfMissing,
+            lockTimeout: .seconds(30),
+            fileSystem: fileSystem,
+            clock: SystemClock()
+        )
         _ = try await store.upsert(SamplePosts.make(count: 10))
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
@@ -41,7 +47,13 @@ struct JSONFilePostStoreTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
         let fileSystem = FailingFileSystem()
-        let store = try JSONFilePostStore(path: path, fileSystem: fileSystem)
+        let store = try JSONFilePostStore(
+            path: path,
+            mode: .createIfMissing,
+            lockTimeout: .seconds(30),
+            fileSystem: fileSystem,
+            clock: SystemClock()
+        )
         try await store.upsert(SamplePosts.make(count: 1))
         fileSystem.fail(.readWithForeignError)
         let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
@@ -219,7 +231,13 @@ struct JSONFilePostStoreTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
         let fileSystem = FailingFileSystem()
-        let store = try JSONFilePostStore(path: path, fileSystem: fileSystem)
+        let store = try JSONFilePostStore(
+            path: path,
+            mode: .createIfMissing,
+            lockTimeout: .seconds(30),
+            fileSystem: fileSystem,
+            clock: SystemClock()
+        )
         try await store.upsert(SamplePosts.make(count: 1))
         fileSystem.fail(.readOnlyFile)
         #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(unchanged: 1), "no change, no write")

@@ -70,7 +70,8 @@ struct SQLiteMigratorTests {
             mode: .createIfMissing,
             busyTimeout: .seconds(5),
             searchIndex: false,
-            migrator: old
+            migrator: old,
+            clock: SystemClock()
         )
         _ = try sqlite3(path, "INSERT INTO posts (id, user_id, title, body) VALUES (1, 1, 'Old Title', 'old body')")
 
@@ -146,7 +147,8 @@ struct SQLiteMigratorTests {
                 path: path,
                 mode: .createIfMissing,
                 busyTimeout: .seconds(5),
-                migrator: SQLiteMigrator(migrations: broken)
+                migrator: SQLiteMigrator(migrations: broken),
+                clock: SystemClock()
             )
         }
         #expect(try sqlite3(path, "SELECT max(version) FROM poststore_migrations") == String(SQLiteMigration.all.count))

@@ -340,11 +340,13 @@ import Testing
             let syncA = SyncService(
                 dataService: StubPostDataService(source: "a", posts: first),
                 store: storeA,
+                clock: SystemClock(),
                 logger: .quiet
             )
             let syncB = SyncService(
                 dataService: StubPostDataService(source: "b", posts: second),
                 store: storeB,
+                clock: SystemClock(),
                 logger: .quiet
             )
             async let reportA = syncA.sync(options)

@@ -29,7 +29,7 @@ public struct FilePostDataService: PostDataService {
     /// - Parameters:
     ///   - path: The file, or `-` for standard input.
     ///   - fileSystem: Where the file is read from.
-    public init(path: String, fileSystem: any FileSystemProtocol = LocalFileSystem()) {
+    public init(path: String, fileSystem: any FileSystemProtocol) {
         self.path = path
         self.fileSystem = fileSystem
     }

@@ -69,10 +69,10 @@ public struct HTTPPostDataService: PostDataService {
         pageSize: Int? = nil,
         timeout: Duration = .seconds(30),
         retryPolicy: RetryPolicy = RetryPolicy(),
-        client: any HTTPClient = URLSessionHTTPClient(),
-        clock: any ClockProtocol = SystemClock(),
-        random: any RandomSource = SystemRandomSource(),
-        logger: Logger = Logger(label: "PostStore.HTTPPostDataService")
+        client: any HTTPClient,
+        clock: any ClockProtocol,
+        random: any RandomSource,
+        logger: Logger
     ) throws(PostStoreError) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw PostStoreError(.invalidArgument, "The source URL \(url.absoluteString) is not an http or https URL.")

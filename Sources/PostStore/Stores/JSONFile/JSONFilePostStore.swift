@@ -29,6 +29,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
     private let file: String
 
     private let fileSystem: any FileSystemProtocol
+    private let clock: any ClockProtocol
     private let lockTimeout: Duration
     private var cache: (identity: FileIdentity, contents: StoreContents)?
 
@@ -38,15 +39,17 @@ public actor JSONFilePostStore: PostStoreProtocol {
     ///   - path: The JSON file.
     ///   - mode: With ``StoreOpenMode/createIfMissing`` a missing file is created as an empty store; with
     ///     ``StoreOpenMode/openExisting`` it is an error.
-    ///   - fileSystem: Where the file lives; tests inject one that fails chosen steps.
     ///   - lockTimeout: How long a write waits for another process's write to finish.
+    ///   - fileSystem: Where the file lives; tests inject one that fails chosen steps.
+    ///   - clock: What a write waiting for another process's lock measures and sleeps on.
     /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore`, `unsupportedVersion`, `ioFailure`,
     ///   `storeBusy`.
     public init(
         path: String,
-        mode: StoreOpenMode = .createIfMissing,
-        fileSystem: any FileSystemProtocol = LocalFileSystem(),
-        lockTimeout: Duration = .seconds(30)
+        mode: StoreOpenMode,
+        lockTimeout: Duration,
+        fileSystem: any FileSystemProtocol,
+        clock: any ClockProtocol
     ) throws {
         guard !path.isEmpty else {
             throw PostStoreError(.invalidArgument, "The JSON store's path is empty.")
@@ -55,6 +58,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
         self.path = path
         self.file = file
         self.fileSystem = fileSystem
+        self.clock = clock
         self.lockTimeout = lockTimeout
         cache = try Self.onlyPostStoreErrors(file) {
             if try fileSystem.identityOfFile(atPath: file) == nil {
@@ -177,8 +181,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
     /// Takes the write lock, waiting up to the lock timeout; the wait suspends (1 ms, doubling up to 50 ms)
     /// instead of blocking a thread of Swift's shared pool.
     private func lockSuspending() async throws -> any FileLock {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: lockTimeout)
+        let deadline = clock.uptime() + lockTimeout
         var pause = Duration.milliseconds(1)
         while true {
             if let lock = try Self.onlyPostStoreErrors(
@@ -187,8 +190,9 @@ public actor JSONFilePostStore: PostStoreProtocol {
             ) {
                 return lock
             }
-            guard clock.now < deadline else { throw Self.busy(file, lockTimeout) }
-            try await Task.sleep(for: min(pause, deadline - clock.now))
+            let now = clock.uptime()
+            guard now < deadline else { throw Self.busy(file, lockTimeout) }
+            try await clock.sleep(for: min(pause, deadline - now))
             pause = min(pause * 2, .milliseconds(50))
         }
     }

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// PostStore's own thin helper over one libsqlite3 connection: the only code that calls the SQLite C API.
 ///
@@ -135,6 +136,13 @@ final class SQLiteConnection {
             rollBackOpenTransaction()
             throw error
         }
+    }
+
+    /// Whether a file (a database, or anything else) exists at `path`, so opening an existing store can say
+    /// "not found" before SQLite says "cannot open".
+    static func fileExists(atPath path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 || errno != ENOENT
     }
 
     /// Whether the database file was deleted or renamed since the connection opened it.

@@ -31,6 +31,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     private let connection: SQLiteConnection
     private let keepsSearchIndex: Bool
     private let busyTimeout: Duration
+    private let clock: any ClockProtocol
 
     /// How long a single statement may wait inside SQLite for a lock other than the write lock (in WAL mode that is
     /// rare: a checkpoint or a recovery in another connection). Kept short because it blocks the calling thread.
@@ -45,23 +46,26 @@ public actor SQLitePostStore: PostStoreProtocol {
     ///     ``StoreOpenMode/openExisting`` it is an error.
     ///   - busyTimeout: How long an operation waits for another process's write before failing with
     ///     ``PostStoreError/Code/storeBusy``.
-    ///   - searchIndex: Whether to keep the text-search index (the default). Without it, writes are cheaper and
-    ///     searches scan every post (same results, slower); the index is then marked stale, and the next store
-    ///     opened with it rebuilds it in one pass.
+    ///   - searchIndex: Whether to keep the text-search index. Without it, writes are cheaper and searches scan
+    ///     every post (same results, slower); the index is then marked stale, and the next store opened with it
+    ///     rebuilds it in one pass.
+    ///   - clock: What a write waiting for another process's lock measures and sleeps on.
     /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore` (also for another application's database),
     ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`, `storeBusy`.
     public init(
         path: String,
-        mode: StoreOpenMode = .createIfMissing,
-        busyTimeout: Duration = .seconds(30),
-        searchIndex: Bool = true
+        mode: StoreOpenMode,
+        busyTimeout: Duration,
+        searchIndex: Bool,
+        clock: any ClockProtocol
     ) throws {
         try self.init(
             path: path,
             mode: mode,
             busyTimeout: busyTimeout,
             searchIndex: searchIndex,
-            migrator: SQLiteMigrator()
+            migrator: SQLiteMigrator(),
+            clock: clock
         )
     }
 
@@ -71,15 +75,17 @@ public actor SQLitePostStore: PostStoreProtocol {
         mode: StoreOpenMode,
         busyTimeout: Duration,
         searchIndex: Bool = true,
-        migrator: SQLiteMigrator
+        migrator: SQLiteMigrator,
+        clock: any ClockProtocol
     ) throws {
         self.path = path
         self.keepsSearchIndex = searchIndex
         self.busyTimeout = busyTimeout
+        self.clock = clock
         guard !path.isEmpty else {
             throw PostStoreError(.invalidArgument, "The SQLite store's path is empty.")
         }
-        if mode == .openExisting, try LocalFileSystem().identityOfFile(atPath: path) == nil {
+        if mode == .openExisting, !SQLiteConnection.fileExists(atPath: path) {
             throw PostStoreError(.storeNotFound, "There is no SQLite store at \(path).", path: path)
         }
         do {
@@ -408,14 +414,14 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// waiting for another process never holds up a thread of Swift's shared pool: with two cores, two such waits
     /// could otherwise stall every task of the process, including the one that would release the lock.
     private func beginWriteTransaction() async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: busyTimeout)
+        let deadline = clock.uptime() + busyTimeout
         var pause = Duration.milliseconds(1)
         while try !connection.tryBeginWriteTransaction() {
-            guard clock.now < deadline else {
+            let now = clock.uptime()
+            guard now < deadline else {
                 throw SQLiteError(extendedCode: SQLITE_BUSY, message: "database is locked")
             }
-            try await Task.sleep(for: min(pause, deadline - clock.now))
+            try await clock.sleep(for: min(pause, deadline - now))
             pause = min(pause * 2, .milliseconds(50))
         }
     }
