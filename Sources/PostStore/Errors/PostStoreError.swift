@@ -20,7 +20,7 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case storeNotFound, corruptStore, unsupportedVersion, migrationMismatch, ioFailure, storeBusy
             case constraintViolation, tooManyDeletions, invalidQuery, invalidArgument, invalidData
-            case sourceNotFound, sourceUnavailable
+            case sourceNotFound, sourceUnavailable, missingDependency
         }
 
         private let value: Value
@@ -54,6 +54,9 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         /// A data service could not get the posts: the connection failed, timed out, or the server answered with an
         /// error status (after any retries).
         public static let sourceUnavailable = Code(.sourceUnavailable)
+        /// A ``DependencyStore`` has nothing registered for a type it was asked for (the message names the type
+        /// and what is registered), or its factories depend on each other in a cycle.
+        public static let missingDependency = Code(.missingDependency)
 
         /// The code's name, for example `corruptStore`.
         public var description: String { value.rawValue }

@@ -1,0 +1,65 @@
+import Synchronization
+
+/// A property resolved from the ``DependencyStore`` that was current when its owner was created.
+///
+/// The container is captured when the owning value is initialized, so an object made inside
+/// ``withDependencies(_:operation:)`` keeps that scope's overrides wherever it is used later; the value is
+/// resolved on first access and kept.
+///
+/// For example:
+///
+/// ```swift
+/// final class PostCounter: Sendable {
+///     @Injected var store: any PostStoreProtocol
+///     func count() async throws -> Int { try await store.count() }
+/// }
+/// ```
+///
+/// Accessing a property whose type nothing registers stops the program with the ``DependencyStore`` error (which
+/// names the type and what is registered): like a missing `EnvironmentObject`, it is a wiring mistake to fix in
+/// code, not a condition to handle. Use ``projectedValue`` (`$store.resolve()`) to get the error thrown instead.
+@propertyWrapper
+public struct Injected<Value: Sendable>: Sendable {
+    /// Resolves the wrapped property on demand, once.
+    public final class Resolver: Sendable {
+        private let container: DependencyStore
+        private let resolved = Mutex<Value?>(nil)
+
+        init(container: DependencyStore) {
+            self.container = container
+        }
+
+        /// Resolves the value, or returns the one resolved before.
+        ///
+        /// - Returns: The value registered for `Value` in the captured container.
+        /// - Throws: ``PostStoreError/Code/missingDependency`` when nothing is registered for it.
+        public func resolve() throws -> Value {
+            if let value = resolved.withLock({ $0 }) { return value }
+            let value = try container.resolve(Value.self)
+            return resolved.withLock { kept in
+                if let earlier = kept { return earlier }
+                kept = value
+                return value
+            }
+        }
+    }
+
+    private let resolver: Resolver
+
+    /// Captures ``DependencyStore/current``.
+    public init() {
+        resolver = Resolver(container: DependencyStore.current)
+    }
+
+    /// The resolved value.
+    public var wrappedValue: Value {
+        do {
+            return try resolver.resolve()
+        } catch {
+            fatalError("@Injected \(Value.self): \(error)")
+        }
+    }
+
+    /// The resolver, to resolve with a thrown error rather than a stop: `try $store.resolve()`.
+    public var projectedValue: Resolver { resolver }
+}

@@ -1,0 +1,137 @@
+public import Logging
+
+/// The object graph of a PostStore program: the composition root.
+///
+/// ``live(_:logger:)`` is the one place that wires the live graph from a ``PostStoreConfiguration``; the `poststore`
+/// tool and apps call it, and everything below receives its collaborators through initializers. The whole wiring:
+///
+/// ```
+/// SystemClock ─┬─────────────────────────────┬──────────────────────┐
+/// LocalFileSystem ─► JSONFilePostStore        │                      │
+///               or   SQLitePostStore (libsqlite3 via SQLiteConnection)│
+///               or   InMemoryPostStore ──► store ──────────────────► SyncService ◄── Logger
+/// URLSessionHTTPClient + SystemRandomSource ─► HTTPPostDataService ─┐  ▲
+/// LocalFileSystem ─► FilePostDataService ───────────────────────────┴─ dataService
+/// ```
+///
+/// Tests build the same type from doubles with ``init(store:dataService:clock:logger:)``.
+///
+/// For example:
+///
+/// ```swift
+/// let dependencies = try PostStoreDependencies.live(
+///     PostStoreConfiguration(store: .sqlite(path: "posts.sqlite"), source: .file(path: "posts.json"))
+/// )
+/// let report = try await dependencies.syncService.sync()
+/// ```
+public struct PostStoreDependencies: Sendable {
+    /// Where posts are kept.
+    public let store: any PostStoreProtocol
+    /// Where a sync takes posts from.
+    public let dataService: any PostDataService
+    /// What dates and times syncs, and what waits sleep on.
+    public let clock: any ClockProtocol
+    /// Syncs `store` from `dataService`.
+    public let syncService: SyncService
+
+    /// Assembles a graph from given parts, for tests and for apps with parts of their own.
+    ///
+    /// - Parameters:
+    ///   - store: Where posts are kept.
+    ///   - dataService: Where a sync takes posts from.
+    ///   - clock: What dates and times syncs.
+    ///   - logger: Where syncs are logged.
+    public init(
+        store: any PostStoreProtocol,
+        dataService: any PostDataService,
+        clock: any ClockProtocol,
+        logger: Logger
+    ) {
+        self.store = store
+        self.dataService = dataService
+        self.clock = clock
+        self.syncService = SyncService(dataService: dataService, store: store, clock: clock, logger: logger)
+    }
+
+    /// Wires the live graph: opens the configured store and creates the configured data service.
+    ///
+    /// - Parameters:
+    ///   - configuration: Which store, which source, timeouts and retries.
+    ///   - logger: Where syncs and retries are logged.
+    /// - Returns: The graph.
+    /// - Throws: ``PostStoreError`` from opening the store or checking the source's settings.
+    public static func live(
+        _ configuration: PostStoreConfiguration,
+        logger: Logger = Logger(label: "PostStore")
+    ) throws -> PostStoreDependencies {
+        let clock = SystemClock()
+        let fileSystem = LocalFileSystem()
+        return PostStoreDependencies(
+            store: try makeStore(configuration, fileSystem: fileSystem, clock: clock),
+            dataService: try makeDataService(
+                configuration,
+                client: URLSessionHTTPClient(),
+                fileSystem: fileSystem,
+                clock: clock,
+                random: SystemRandomSource(),
+                logger: logger
+            ),
+            clock: clock,
+            logger: logger
+        )
+    }
+
+    /// Opens the configured store on the given file system and clock.
+    static func makeStore(
+        _ configuration: PostStoreConfiguration,
+        fileSystem: any FileSystemProtocol,
+        clock: any ClockProtocol
+    ) throws -> any PostStoreProtocol {
+        switch configuration.store {
+        case .inMemory:
+            InMemoryPostStore()
+        case .jsonFile(let path):
+            try JSONFilePostStore(
+                path: path,
+                mode: configuration.openMode,
+                lockTimeout: configuration.lockTimeout,
+                fileSystem: fileSystem,
+                clock: clock
+            )
+        case .sqlite(let path, let searchIndex):
+            try SQLitePostStore(
+                path: path,
+                mode: configuration.openMode,
+                busyTimeout: configuration.lockTimeout,
+                searchIndex: searchIndex,
+                clock: clock
+            )
+        }
+    }
+
+    /// Creates the configured data service from the given parts.
+    static func makeDataService(
+        _ configuration: PostStoreConfiguration,
+        client: any HTTPClient,
+        fileSystem: any FileSystemProtocol,
+        clock: any ClockProtocol,
+        random: any RandomSource,
+        logger: Logger
+    ) throws -> any PostDataService {
+        switch configuration.source {
+        case .http(let url, let pageSize):
+            try HTTPPostDataService(
+                url: url,
+                pageSize: pageSize,
+                timeout: configuration.requestTimeout,
+                retryPolicy: configuration.retryPolicy,
+                client: client,
+                clock: clock,
+                random: random,
+                logger: logger
+            )
+        case .file(let path):
+            FilePostDataService(path: path, fileSystem: fileSystem)
+        }
+    }
+}

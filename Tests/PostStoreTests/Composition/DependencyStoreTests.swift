@@ -1,0 +1,192 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PostStore
+
+/// The container: registration, lifetimes, errors, and overrides scoped to a task.
+@Suite struct DependencyStoreTests {
+    @Test func aSingletonIsMadeOncePerContainerAndANewInstanceEveryTime() throws {
+        let container = DependencyStore()
+        let made = Mutex(0)
+        container.register((any PostStoreProtocol).self) { _ in
+            made.withLock { $0 += 1 }
+            return InMemoryPostStore()
+        }
+        container.register(Counter.self, lifetime: .newInstance) { _ in Counter() }
+
+        let first = try container.resolve((any PostStoreProtocol).self)
+        let second = try container.resolve((any PostStoreProtocol).self)
+
+        #expect(identity(of: first) == identity(of: second))
+        #expect(made.withLock { $0 } == 1)
+        #expect(try container.resolve(Counter.self) !== container.resolve(Counter.self))
+    }
+
+    @Test func resolvingAnUnregisteredTypeNamesItAndWhatIsRegistered() {
+        let container = DependencyStore()
+        container.register(Counter.self) { _ in Counter() }
+        container.register(InMemoryPostStore(), for: (any PostStoreProtocol).self)
+
+        let error = #expect(throws: PostStoreError.self) { try container.resolve((any PostDataService).self) }
+
+        #expect(error?.code == .missingDependency)
+        #expect(
+            error?.message == "Nothing is registered for PostDataService. Registered: Counter, PostStoreProtocol."
+        )
+        let empty = #expect(throws: PostStoreError.self) { try DependencyStore().resolve(Counter.self) }
+        #expect(empty?.message.hasSuffix("Registered: nothing.") == true)
+    }
+
+    @Test func factoriesThatNeedEachOtherAreReportedAsACycle() {
+        let container = DependencyStore()
+        container.register(Counter.self) { container in
+            _ = try container.resolve(Pair.self)
+            return Counter()
+        }
+        container.register(Pair.self) { container in Pair(counter: try container.resolve()) }
+
+        let error = #expect(throws: PostStoreError.self) { try container.resolve(Counter.self) }
+
+        #expect(error?.code == .missingDependency)
+        #expect(error?.message.contains("cycle") == true)
+    }
+
+    @Test func anOverrideIsSeenInsideItsScopeAndItsChildTasksOnly() async throws {
+        let container = DependencyStore()
+        container.register(InMemoryPostStore(), for: (any PostStoreProtocol).self)
+        let outer = try container.resolve((any PostStoreProtocol).self)
+        let override = InMemoryPostStore(posts: SamplePosts.make(count: 3))
+
+        try await DependencyStore.$current.withValue(container) {
+            try await withDependencies {
+                $0.register(override, for: (any PostStoreProtocol).self)
+            } operation: { () async throws in
+                #expect(try currentStoreIdentity() == identity(of: override))
+                async let child = currentStoreIdentity()
+                #expect(try await child == identity(of: override))
+                let task = Task { try currentStoreIdentity() }
+                #expect(try await task.value == identity(of: override))
+            }
+            #expect(try currentStoreIdentity() == identity(of: outer))
+        }
+    }
+
+    /// What a global container swapped for each test gets wrong: many tasks override the same type at the same
+    /// time, each holding its scope across suspension points, and each must see only its own.
+    @Test func parallelOverridesOfOneTypeDoNotSeeEachOther() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in 1...50 {
+                group.addTask {
+                    let mine = InMemoryPostStore(posts: [Post(userId: 1, id: id, title: "", body: "")])
+                    try await withDependencies {
+                        $0.register(mine, for: (any PostStoreProtocol).self)
+                    } operation: {
+                        for _ in 0..<5 {
+                            await Task.yield()
+                            let store = try DependencyStore.current.resolve((any PostStoreProtocol).self)
+                            #expect(try await store.query(.all).map(\.id) == [id])
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    @Test func aSingletonMadeInsideAScopeStaysInThatScope() async throws {
+        let container = DependencyStore()
+        container.register(Counter.self) { _ in Counter() }
+        let rootCounter = try container.resolve(Counter.self)
+
+        let scoped = try await DependencyStore.$current.withValue(container) {
+            try await withDependencies { _ in
+            } operation: {
+                try DependencyStore.current.resolve(Counter.self)
+            }
+        }
+
+        #expect(scoped !== rootCounter)
+        #expect(try container.resolve(Counter.self) === rootCounter)
+    }
+
+    @Test func injectedKeepsTheScopeItsOwnerWasMadeIn() async throws {
+        let override = InMemoryPostStore(posts: SamplePosts.make(count: 2))
+        let counter = await withDependencies {
+            $0.register(override, for: (any PostStoreProtocol).self)
+        } operation: {
+            PostCounter()
+        }
+
+        // Used outside the scope, it still has the scope's store.
+        #expect(try await counter.count() == 2)
+        #expect(try identity(of: counter.$store.resolve()) == identity(of: override))
+
+        let unwired = PostCounter()
+        let error = #expect(throws: PostStoreError.self) { try unwired.$store.resolve() }
+        #expect(error?.code == .missingDependency)
+    }
+
+    @Test func theLiveRegistrationWiresASyncServiceOverTheScopesOverrides() async throws {
+        let directory = try TemporaryDirectory()
+        let container = DependencyStore()
+        container.registerLive(
+            PostStoreConfiguration(store: .sqlite(path: directory.file("live.sqlite")), source: .file(path: "/none")),
+            logger: .quiet
+        )
+        let store = InMemoryPostStore()
+
+        let report = try await DependencyStore.$current.withValue(container) {
+            try await withDependencies {
+                $0.register(store, for: (any PostStoreProtocol).self)
+                $0.register(StubPostDataService(posts: SamplePosts.make(count: 4)), for: (any PostDataService).self)
+            } operation: {
+                try await DependencyStore.current.resolve(SyncService.self).sync()
+            }
+        }
+
+        #expect(report.inserted == 4)
+        #expect(await store.count() == 4)
+        #expect(try directory.entries().isEmpty, "the live SQLite store was never opened")
+        #expect(try container.resolve((any PostDataService).self).source == "/none")
+    }
+
+    @Test func theLiveGraphSyncsAFileIntoTheConfiguredStore() async throws {
+        let directory = try TemporaryDirectory()
+        try SamplePosts.json(SamplePosts.make(count: 5)).write(to: URL(fileURLWithPath: directory.file("in.json")))
+        let configuration = PostStoreConfiguration(
+            store: .sqlite(path: directory.file("posts.sqlite")),
+            source: .file(path: directory.file("in.json"))
+        )
+
+        let dependencies = try PostStoreDependencies.live(configuration, logger: .quiet)
+        let report = try await dependencies.syncService.sync()
+
+        #expect(report.inserted == 5)
+        #expect(try await dependencies.store.count() == 5)
+        #expect(dependencies.dataService.source == directory.file("in.json"))
+    }
+}
+
+/// A reference type, to tell instances apart.
+private final class Counter: Sendable {}
+
+/// A type whose factory needs a `Counter`.
+private struct Pair: Sendable {
+    let counter: Counter
+}
+
+/// An app-style type with an injected store.
+private struct PostCounter: Sendable {
+    @Injected var store: any PostStoreProtocol
+
+    func count() async throws -> Int { try await store.count() }
+}
+
+private func identity(of store: any PostStoreProtocol) -> ObjectIdentifier {
+    ObjectIdentifier(store as AnyObject)
+}
+
+private func currentStoreIdentity() throws -> ObjectIdentifier {
+    identity(of: try DependencyStore.current.resolve((any PostStoreProtocol).self))
+}
