@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PostStore", targets: ["PostStore"]),
+        .library(name: "PostStoreTesting", targets: ["PostStoreTesting"]),
         .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
     ],
     dependencies: [
@@ -45,6 +46,12 @@ let package = Package(
             dependencies: ["CSQLite", "PostStoreMigrations", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Test doubles for embedders' tests (and ours); imports neither Testing nor XCTest.
+        .target(
+            name: "PostStoreTesting",
+            dependencies: ["PostStore"],
+            swiftSettings: swiftSettings
+        ),
         // A tour of the library: loads Samples/posts.json into every engine and queries each.
         .executableTarget(
             name: "PostStoreQuickStart",
@@ -56,10 +63,16 @@ let package = Package(
             dependencies: [
                 "PostStore",
                 "PostStoreMigrations",
+                "PostStoreTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostStoreTestingTests",
+            dependencies: ["PostStore", "PostStoreTesting"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreTesting
 import Testing
 
 /// README's library example, as written there, so the README cannot drift from the API.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostStoreTesting
 import Synchronization
 import Testing
 

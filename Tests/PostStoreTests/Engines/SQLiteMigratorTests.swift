@@ -1,5 +1,6 @@
 import Foundation
 import PostStoreMigrations
+import PostStoreTesting
 import Testing
 
 @testable import PostStore

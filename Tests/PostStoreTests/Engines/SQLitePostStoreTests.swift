@@ -1,4 +1,5 @@
 import Foundation
+import PostStoreTesting
 import Testing
 
 @testable import PostStore

@@ -1,6 +1,7 @@
 import Foundation
 import InMemoryLogging
 import Logging
+import PostStoreTesting
 import Synchronization
 import Testing
 
@@ -278,14 +279,20 @@ import Testing
         }
     }
 
-    @Test func progressReportsApplyingThenApplied() async throws {
+    @Test func progressReportsThePageThenApplyingThenApplied() async throws {
         let events = Mutex<[SyncProgress]>([])
         let source = StubPostDataService(posts: SamplePosts.make(count: 3))
         let service = SyncService(dataService: source, store: InMemoryPostStore(), clock: TestClock(), logger: .quiet)
 
         try await service.sync { event in events.withLock { $0.append(event) } }
 
-        #expect(events.withLock { $0 } == [.applying(posts: 3), .applied(WriteSummary(inserted: 3))])
+        #expect(
+            events.withLock { $0 } == [
+                .pageFetched(page: 1, posts: 3, fetchedSoFar: 3, expectedTotal: nil),
+                .applying(posts: 3),
+                .applied(WriteSummary(inserted: 3)),
+            ]
+        )
     }
 
     @Test func theReportMeasuresTheSyncOnTheInjectedClockAndEncodesAsJSON() async throws {

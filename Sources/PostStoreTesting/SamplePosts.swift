@@ -1,10 +1,16 @@
-import Foundation
-import PostStore
+public import Foundation
+public import PostStore
 
-/// Deterministic posts for tests, generated here (tests never read files outside the repository).
-enum SamplePosts {
-    /// `count` posts with ids 1…count, ten per user, titles and bodies in JSONPlaceholder's style.
-    static func make(count: Int, firstId: Int = 1) -> [Post] {
+/// Deterministic posts for tests.
+public enum SamplePosts {
+    /// `count` posts with ids `firstId…`, ten per user, titles and bodies in JSONPlaceholder's style, the same on
+    /// every call.
+    ///
+    /// - Parameters:
+    ///   - count: How many posts.
+    ///   - firstId: The first id.
+    /// - Returns: The posts, in id order.
+    public static func make(count: Int, firstId: Int = 1) -> [Post] {
         let words = ["lorem", "ipsum", "dolor", "sit", "amet", "qui", "est", "esse", "quia", "et", "suscipit"]
         return (firstId..<(firstId + count)).map { id in
             let title = (0..<4).map { words[(id * 7 + $0 * 3) % words.count] }.joined(separator: " ")
@@ -16,8 +22,8 @@ enum SamplePosts {
     }
 
     /// Posts whose text exercises every corner: emoji, Korean, accents both composed and decomposed, quotes,
-    /// newlines, `%`, `_`, backslashes, SQL, and NUL characters.
-    static let tricky: [Post] = [
+    /// newlines, `%`, `_`, backslashes, SQL, NUL characters, and extreme ids.
+    public static let tricky: [Post] = [
         Post(userId: 1, id: 1, title: "Emoji 😀 party 🎉", body: "smile 😀 and\nnew lines\r\nand tabs\t."),
         Post(userId: 1, id: 2, title: "한국어 제목", body: "안녕하세요 세계"),
         Post(userId: 2, id: 3, title: "Caf\u{E9} precomposed", body: "CAFÉ upper"),
@@ -30,19 +36,23 @@ enum SamplePosts {
         Post(userId: Int.max, id: Int.max, title: "max", body: "min"),
         Post(userId: Int.min, id: Int.min, title: "MIN", body: "MAX"),
     ]
-}
 
-extension SamplePosts {
     /// The posts as a JSON array, the way JSONPlaceholder serves them; the same bytes for the same posts (keys
-    /// sorted: on Linux, `JSONEncoder` otherwise orders them differently from run to run).
-    static func json(_ posts: [Post]) -> Data {
+    /// sorted: `JSONEncoder` on Linux otherwise orders them differently from run to run).
+    ///
+    /// - Parameter posts: The posts.
+    /// - Returns: UTF-8 JSON.
+    public static func json(_ posts: [Post]) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return (try? encoder.encode(posts)) ?? Data()
     }
 
     /// The posts as newline-delimited JSON, one post per line.
-    static func jsonLines(_ posts: [Post]) -> Data {
+    ///
+    /// - Parameter posts: The posts.
+    /// - Returns: UTF-8 text, lines separated by `\n`.
+    public static func jsonLines(_ posts: [Post]) -> Data {
         Data(
             posts.map { String(decoding: json([$0]).dropFirst().dropLast(), as: UTF8.self) }.joined(separator: "\n")
                 .utf8

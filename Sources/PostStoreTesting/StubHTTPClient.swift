@@ -1,0 +1,94 @@
+import Foundation
+public import PostStore
+import Synchronization
+
+/// An HTTP client that answers from a queue and records every request.
+///
+/// Each request takes the next queued reply; when the queue is empty, `fallback` answers (by default a 404). A
+/// reply is a response or a transport failure, so a test can fail chosen attempts.
+///
+/// For example:
+///
+/// ```swift
+/// let client = StubHTTPClient([.status(503), .posts(SamplePosts.make(count: 3))])
+/// // the first request gets 503, the second three posts
+/// ```
+public final class StubHTTPClient: HTTPClient {
+    /// One answer.
+    public enum Reply: Sendable {
+        /// The server's answer.
+        case response(HTTPResponse)
+        /// No answer: the connection failed or timed out.
+        case failure(HTTPTransportError)
+    }
+
+    private struct State {
+        var queue: [Reply]
+        var requests: [HTTPRequest] = []
+    }
+
+    private let state: Mutex<State>
+    private let fallback: @Sendable (HTTPRequest) -> Reply
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - replies: Answers for the first requests, in order.
+    ///   - fallback: Answers every request after them; by default a 404.
+    public init(
+        _ replies: [Reply] = [],
+        fallback: @escaping @Sendable (HTTPRequest) -> Reply = { _ in .status(404) }
+    ) {
+        state = Mutex(State(queue: replies))
+        self.fallback = fallback
+    }
+
+    /// Every request so far, in order.
+    public var requests: [HTTPRequest] { state.withLock { $0.requests } }
+
+    /// Queues more answers after those already queued.
+    ///
+    /// - Parameter replies: The answers.
+    public func enqueue(_ replies: Reply...) {
+        state.withLock { $0.queue += replies }
+    }
+
+    /// Records the request and answers with the next queued reply, or the fallback.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The queued response.
+    /// - Throws: The queued ``HTTPTransportError``.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let queued = state.withLock { state in
+            state.requests.append(request)
+            return state.queue.isEmpty ? nil : state.queue.removeFirst()
+        }
+        switch queued ?? fallback(request) {
+        case .response(let response): return response
+        case .failure(let error): throw error
+        }
+    }
+}
+
+extension StubHTTPClient.Reply {
+    /// A 200 answer with the posts as a JSON array.
+    ///
+    /// - Parameters:
+    ///   - posts: The posts.
+    ///   - headers: Header fields, for example `ETag` or `X-Total-Count`.
+    /// - Returns: The reply.
+    public static func posts(_ posts: [Post], headers: [String: String] = [:]) -> Self {
+        .response(HTTPResponse(statusCode: 200, headers: headers, body: SamplePosts.json(posts)))
+    }
+
+    /// An answer with this status and body.
+    ///
+    /// - Parameters:
+    ///   - code: The status, for example 503.
+    ///   - headers: Header fields, for example `Retry-After`.
+    ///   - body: The body, as text.
+    /// - Returns: The reply.
+    public static func status(_ code: Int, headers: [String: String] = [:], body: String = "") -> Self {
+        .response(HTTPResponse(statusCode: code, headers: headers, body: Data(body.utf8)))
+    }
+}
