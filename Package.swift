@@ -70,6 +70,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The embedder's pattern: an app-style feature written against the protocols, and its tests on doubles.
+        .target(
+            name: "PostListExample",
+            dependencies: ["PostStore"],
+            path: "Examples/PostListExample",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostListExampleTests",
+            dependencies: [
+                "PostListExample",
+                "PostStore",
+                "PostStoreTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PostStoreTestingTests",
             dependencies: ["PostStore", "PostStoreTesting"],

@@ -15,15 +15,17 @@
 /// ```
 ///
 /// - Parameters:
+///   - isolation: The caller's actor, on which `configure` and `operation` run (for example the main actor).
 ///   - configure: Registers the overrides in the child container.
 ///   - operation: The work that sees them.
 /// - Returns: What `operation` returns.
 /// - Throws: What `configure` or `operation` throws.
 public func withDependencies<Result>(
+    isolation: isolated (any Actor)? = #isolation,
     _ configure: (DependencyStore) throws -> Void,
     operation: () async throws -> Result
 ) async rethrows -> Result {
     let scope = DependencyStore(parent: DependencyStore.current)
     try configure(scope)
-    return try await DependencyStore.$current.withValue(scope) { try await operation() }
+    return try await DependencyStore.$current.withValue(scope, operation: operation, isolation: isolation)
 }

@@ -1,0 +1,112 @@
+import Logging
+import PostListExample
+import PostStore
+import PostStoreTesting
+import Testing
+
+/// How an embedder tests a feature built on PostStore: an in-memory store or a spy, a stub source and a test
+/// clock — no files, no network — and each test reads given / when / then.
+@MainActor
+@Suite struct PostListModelTests {
+    @Test func loadingShowsTheStoredPostsInIdOrder() async throws {
+        // Given a store with three posts
+        let store = InMemoryPostStore(posts: SamplePosts.make(count: 3).reversed())
+        let model = PostListModel(store: store, sync: Self.sync(from: StubPostDataService(), into: store))
+
+        // When the screen loads
+        await model.load()
+
+        // Then it shows them in id order
+        #expect(model.posts.map(\.id) == [1, 2, 3])
+        #expect(model.status == .loaded)
+    }
+
+    @Test func searchingShowsOnlyMatchingPosts() async throws {
+        // Given posts of which one mentions "quokka"
+        let quokka = Post(userId: 1, id: 99, title: "The Quokka", body: "smiles")
+        let store = InMemoryPostStore(posts: SamplePosts.make(count: 5) + [quokka])
+        let model = PostListModel(store: store, sync: Self.sync(from: StubPostDataService(), into: store))
+
+        // When the user searches for it in lowercase
+        await model.search("quokka")
+
+        // Then only that post is shown, and the search text is kept
+        #expect(model.posts == [quokka])
+        #expect(model.searchText == "quokka")
+    }
+
+    @Test func refreshingSyncsNewPostsAndShowsThem() async throws {
+        // Given an empty store and a source with ten posts
+        let store = InMemoryPostStore()
+        let source = StubPostDataService(posts: SamplePosts.make(count: 10))
+        let model = PostListModel(store: store, sync: Self.sync(from: source, into: store))
+
+        // When the user refreshes
+        await model.refresh()
+
+        // Then the ten posts are stored and shown, and the refresh says what it did
+        #expect(model.posts.count == 10)
+        #expect(model.lastRefresh?.inserted == 10)
+        #expect(source.fetchCount == 1)
+    }
+
+    @Test func aFailedRefreshKeepsThePostsAndSaysWhy() async throws {
+        // Given a loaded screen and a source that is down
+        let store = SpyPostStore(posts: SamplePosts.make(count: 4))
+        let source = StubPostDataService()
+        source.fail(with: PostStoreError(.sourceUnavailable, "The server is down."))
+        let model = PostListModel(store: store, sync: Self.sync(from: source, into: store))
+        await model.load()
+
+        // When the user refreshes
+        await model.refresh()
+
+        // Then the posts stay, the message is shown, and nothing was written
+        #expect(model.posts.count == 4)
+        #expect(model.status == .failed("The server is down."))
+        #expect(await store.applyCallCount == 0)
+    }
+
+    @Test func aStoreThatFailsToReadIsShownAsAFailure() async throws {
+        // Given a store that cannot be read
+        let store = SpyPostStore(posts: SamplePosts.make(count: 4))
+        await store.fail(.query, with: PostStoreError(.storeBusy, "The store is busy."))
+        let model = PostListModel(store: store, sync: Self.sync(from: StubPostDataService(), into: store))
+
+        // When the screen loads
+        await model.load()
+
+        // Then it says so, and asked once
+        #expect(model.status == .failed("The store is busy."))
+        #expect(await store.queryCallCount == 1)
+    }
+
+    @Test func theModelCanBeBuiltFromTheCurrentContainerWithTestOverrides() async throws {
+        // Given a container whose store and source are overridden for this test only
+        let store = InMemoryPostStore()
+        let source = StubPostDataService(posts: SamplePosts.make(count: 2))
+
+        let model = try await withDependencies {
+            $0.register(store, for: (any PostStoreProtocol).self)
+            $0.register(Self.sync(from: source, into: store), for: SyncService.self)
+        } operation: {
+            // When the model is made inside the scope
+            try PostListModel()
+        }
+        await model.refresh()
+
+        // Then it works on the overrides
+        #expect(model.posts.map(\.id) == [1, 2])
+        #expect(try await store.count() == 2)
+    }
+
+    /// A sync service over test doubles: the stub source, the store, a test clock and a silent logger.
+    private static func sync(from source: StubPostDataService, into store: any PostStoreProtocol) -> SyncService {
+        SyncService(
+            dataService: source,
+            store: store,
+            clock: TestClock(),
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        )
+    }
+}
