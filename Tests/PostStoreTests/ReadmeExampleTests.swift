@@ -24,6 +24,16 @@ struct ReadmeExampleTests {
         #expect(try await store.count() == 2)
     }
 
+    @Test("README's @Injected example with a task-scoped override")
+    func countsTheStoredPosts() async throws {
+        let count = try await withDependencies {
+            $0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)
+        } operation: {
+            try await PostCounter().count()
+        }
+        #expect(count == 3)
+    }
+
     @Test("README's own data service syncs")
     func customDataServiceExample() async throws {
         let service = SyncService(
@@ -76,6 +86,9 @@ struct ReadmeExampleTests {
         let shown =
             Self.exampleLines + Self.reportLines.map { $0.trimmingCharacters(in: .whitespaces) } + [
                 "struct FixedPostDataService: PostDataService {",
+                "@Injected var store: any PostStoreProtocol",
+                "$0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)",
+                "try await PostCounter().count()",
                 "func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {",
                 ".posts(posts, etag: nil, pages: 1)  // or .notModified when request.etag still matches",
             ]
@@ -92,4 +105,11 @@ struct FixedPostDataService: PostDataService {
     func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
         .posts(posts, etag: nil, pages: 1)  // or .notModified when request.etag still matches
     }
+}
+
+/// README's example of a type with an injected store, as written there.
+struct PostCounter {
+    @Injected var store: any PostStoreProtocol
+
+    func count() async throws -> Int { try await store.count() }
 }

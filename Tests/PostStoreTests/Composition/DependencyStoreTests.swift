@@ -177,12 +177,7 @@ private struct Pair: Sendable {
     let counter: Counter
 }
 
-/// An app-style type with an injected store.
-private struct PostCounter: Sendable {
-    @Injected var store: any PostStoreProtocol
-
-    func count() async throws -> Int { try await store.count() }
-}
+// `PostCounter`, an app-style type with an injected store, is README's, in ReadmeExampleTests.swift.
 
 private func identity(of store: any PostStoreProtocol) -> ObjectIdentifier {
     ObjectIdentifier(store as AnyObject)
