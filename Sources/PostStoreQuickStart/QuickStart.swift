@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import PostStore
 
-/// `swift run poststore-quickstart [POSTS.json]`: syncs a file of posts (by default `Samples/posts.json`; a JSON
-/// array or one post per line) into each of the three engines with ``SyncService``, runs one query on each, and
-/// shows that they answer the same.
+/// `swift run poststore-quickstart [FILE | -]`: syncs a file of posts (by default `Samples/posts.json`; a JSON
+/// array or one post per line; `-` for standard input) into each of the three engines, each wired by the
+/// composition root `PostStoreDependencies.live(_:)`, runs one query on each, and shows that they answer the same.
 ///
 /// A tour of the library API until the `poststore` command-line tool exists; the stores live in a temporary folder
 /// that is deleted at the end.
@@ -40,36 +40,42 @@ struct QuickStart {
     }
 
     static func run(source: String) async throws {
-        // Read once: standard input cannot be read again for the next engine.
-        let fetched = try await FilePostDataService(path: source).fetchPosts(PostFetchRequest())
-        guard case .posts(let posts, _, _) = fetched else { return }
-        let file = PostsAlreadyRead(source: source, posts: posts)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-quickstart-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        // Standard input can be read once; the three engines read a copy.
+        var input = source
+        if source == FilePostDataService.standardInputPath {
+            input = folder.appendingPathComponent("standard-input").path
+            try FileHandle.standardInput.readDataToEndOfFile().write(to: URL(fileURLWithPath: input))
+        }
 
-        let stores: [(name: String, store: any PostStoreProtocol)] = [
-            ("in-memory", InMemoryPostStore()),
-            ("JSON file", try JSONFilePostStore(path: folder.appendingPathComponent("posts.json").path)),
-            ("SQLite", try SQLitePostStore(path: folder.appendingPathComponent("posts.sqlite").path)),
+        // Each engine's graph comes from the composition root, as an app's would.
+        let engines: [(name: String, store: PostStoreConfiguration.Store)] = [
+            ("in-memory", .inMemory),
+            ("JSON file", .jsonFile(path: folder.appendingPathComponent("posts.json").path)),
+            ("SQLite", .sqlite(path: folder.appendingPathComponent("posts.sqlite").path)),
         ]
         let query = PostQuery(userIds: [1], search: "dolor", sort: .title)
         let quiet = Logger(label: "poststore-quickstart") { _ in SwiftLogNoOpLogHandler() }
-        let name = source == FilePostDataService.standardInputPath ? "standard input" : source
-        print("Syncing \(name) into each engine twice; then query: user 1, search \"dolor\", sorted by title.\n")
-
+        var lines: [String] = []
         var answers: [[Post]] = []
-        for (name, store) in stores {
-            let sync = SyncService(dataService: file, store: store, clock: SystemClock(), logger: quiet)
-            let first = try await sync.sync()
-            let again = try await sync.sync()
-            let answer = try await store.query(query)
+        for (name, store) in engines {
+            let configuration = PostStoreConfiguration(store: store, source: .file(path: input))
+            let dependencies = try PostStoreDependencies.live(configuration, logger: quiet)
+            let first = try await dependencies.syncService.sync()
+            let again = try await dependencies.syncService.sync()
+            let answer = try await dependencies.store.query(query)
             answers.append(answer)
-            print(
-                "\(name): first sync fetched \(first.fetched) and inserted \(first.inserted),",
-                "second left \(again.unchanged) unchanged; \(answer.count) posts match"
+            lines.append(
+                "\(name): first sync fetched \(first.fetched) and inserted \(first.inserted), "
+                    + "second left \(again.unchanged) unchanged; \(answer.count) posts match"
             )
         }
+        // Printed only once every engine has synced, so a bad input prints nothing but its error.
+        let name = source == FilePostDataService.standardInputPath ? "standard input" : source
+        print("Synced \(name) into each engine twice; then query: user 1, search \"dolor\", sorted by title.\n")
+        lines.forEach { print($0) }
         print("")
         for post in answers[0] {
             print("  #\(post.id)  \(post.title)")
@@ -81,15 +87,5 @@ struct QuickStart {
 
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
-    }
-}
-
-/// A data service over posts already read and checked by ``FilePostDataService``.
-private struct PostsAlreadyRead: PostDataService {
-    let source: String
-    let posts: [Post]
-
-    func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
-        .posts(posts, etag: nil, pages: 1)
     }
 }
