@@ -49,7 +49,7 @@ let package = Package(
         // Test doubles for embedders' tests (and ours); imports neither Testing nor XCTest.
         .target(
             name: "PostStoreTesting",
-            dependencies: ["PostStore"],
+            dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // A tour of the library: loads Samples/posts.json into every engine and queries each.
@@ -83,7 +83,6 @@ let package = Package(
                 "PostListExample",
                 "PostStore",
                 "PostStoreTesting",
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

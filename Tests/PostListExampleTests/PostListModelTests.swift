@@ -1,4 +1,3 @@
-import Logging
 import PostListExample
 import PostStore
 import PostStoreTesting
@@ -55,7 +54,8 @@ import Testing
         let store = SpyPostStore(posts: SamplePosts.make(count: 4))
         let source = StubPostDataService()
         source.fail(with: PostStoreError(.sourceUnavailable, "The server is down."))
-        let model = PostListModel(store: store, sync: Self.sync(from: source, into: store))
+        let sync = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+        let model = PostListModel(store: store, sync: sync)
         await model.load()
 
         // When the user refreshes
@@ -97,7 +97,7 @@ import Testing
 
         // Then it works on the overrides
         #expect(model.posts.map(\.id) == [1, 2])
-        #expect(try await store.count() == 2)
+        #expect(await store.count() == 2)
     }
 
     /// A sync service over test doubles: the stub source, the store, a test clock and a silent logger.
@@ -106,7 +106,7 @@ import Testing
             dataService: source,
             store: store,
             clock: TestClock(),
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+            logger: .silent
         )
     }
 }

@@ -24,10 +24,12 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Lifetimes: a ``Lifetime/singleton`` factory runs once per container that resolves it — the root for the app,
-/// each `withDependencies` scope for itself, so no instance made under a test's overrides leaks to another test;
-/// a ``Lifetime/newInstance`` factory runs on every resolution. An instance registered directly is returned as it
-/// is, in the container that holds it and every scope below.
+/// Lifetimes: a ``Lifetime/singleton`` is made once and shared, by the container that registers it and every scope
+/// below — except in a scope that overrides something it depends on (directly or through other types): there it is
+/// made again from the scope's overrides and kept for that scope. So a test overriding the store gets its own
+/// `SyncService`, while an HTTP client nobody overrides stays one instance. A ``Lifetime/newInstance`` factory runs
+/// on every resolution. An instance registered directly is returned as it is. A factory should resolve what it
+/// needs while it runs (that is how the container learns what it depends on).
 public final class DependencyStore: Sendable {
     /// How often a registered factory runs.
     public enum Lifetime: Sendable, Hashable {
@@ -43,10 +45,19 @@ public final class DependencyStore: Sendable {
         let make: @Sendable (DependencyStore) throws -> any Sendable
     }
 
+    /// A singleton made, with every type it resolved while it was made (transitively).
+    private struct Made: Sendable {
+        let value: any Sendable
+        let dependencies: Set<ObjectIdentifier>
+    }
+
     private struct State: Sendable {
         var registrations: [ObjectIdentifier: Registration] = [:]
-        var singletons: [ObjectIdentifier: any Sendable] = [:]
+        var singletons: [ObjectIdentifier: Made] = [:]
     }
+
+    /// How many containers are above this one; the root's is 0.
+    private let depth: Int
 
     /// The container this one overrides, if any; resolution falls back to it.
     public let parent: DependencyStore?
@@ -65,6 +76,7 @@ public final class DependencyStore: Sendable {
     /// - Parameter parent: A container to fall back to for types this one does not register.
     public init(parent: DependencyStore? = nil) {
         self.parent = parent
+        depth = parent.map { $0.depth + 1 } ?? 0
     }
 
     /// Registers a factory for a type, replacing any earlier registration of the type in this container.
@@ -93,7 +105,7 @@ public final class DependencyStore: Sendable {
     ///   - type: The type it is resolved as, for example `(any PostStoreProtocol).self`.
     public func register<Value: Sendable>(_ instance: Value, for type: Value.Type) {
         register(type, lifetime: .singleton) { _ in instance }
-        state.withLock { $0.singletons[ObjectIdentifier(type)] = instance }
+        state.withLock { $0.singletons[ObjectIdentifier(type)] = Made(value: instance, dependencies: []) }
     }
 
     /// Returns the value registered for a type here or in a parent container.
@@ -104,31 +116,58 @@ public final class DependencyStore: Sendable {
     ///   is registered for it (or when its factories depend on each other in a cycle), or what the factory throws.
     public func resolve<Value: Sendable>(_ type: Value.Type = Value.self) throws -> Value {
         let key = ObjectIdentifier(type)
-        let resolving = Self.resolving
-        if resolving.contains(key) {
+        let chain = Self.resolutionChain
+        if chain.contains(where: { $0.key == key }) {
+            let names = (chain.map(\.name) + [Self.name(of: type)]).joined(separator: " → ")
+            throw PostStoreError(.missingDependency, "The factories form a cycle: \(names).")
+        }
+        let entry = try Self.$resolutionChain.withValue(chain + [(key, Self.name(of: type))]) {
+            try resolveEntry(key, named: Self.name(of: type))
+        }
+        Self.resolutionRecord?.note(owner: entry.owner, dependencies: entry.dependencies.union([key]))
+        return try Self.cast(entry.value, to: type)
+    }
+
+    /// Finds a singleton that is valid for this container, or makes the value; returns it with the container it
+    /// belongs to and what it depends on.
+    private func resolveEntry(
+        _ key: ObjectIdentifier,
+        named name: String
+    ) throws -> (value: any Sendable, owner: DependencyStore, dependencies: Set<ObjectIdentifier>) {
+        // Walk up to the registering container; a singleton kept on the way serves this container unless a
+        // container below it overrides something it depends on.
+        var overridden = Set<ObjectIdentifier>()
+        var container: DependencyStore? = self
+        var found: (registration: Registration, owner: DependencyStore)?
+        while let current = container, found == nil {
+            let (registration, made, keys) = current.state.withLock { state in
+                (state.registrations[key], state.singletons[key], Set(state.registrations.keys))
+            }
+            if let made, made.dependencies.isDisjoint(with: overridden) {
+                return (made.value, current, made.dependencies)
+            }
+            if let registration { found = (registration, current) }
+            overridden.formUnion(keys)
+            container = current.parent
+        }
+        guard let (registration, registeringContainer) = found else {
             throw PostStoreError(
                 .missingDependency,
-                "Resolving \(Self.name(of: type)) needs \(Self.name(of: type)) again: its factories form a cycle."
+                "Nothing is registered for \(name). Registered: \(registeredTypeNames())."
             )
         }
-        if let cached = state.withLock({ $0.singletons[key] }) {
-            return try Self.cast(cached, to: type)
-        }
-        guard let registration = registration(for: key) else {
-            throw PostStoreError(
-                .missingDependency,
-                "Nothing is registered for \(Self.name(of: type)). Registered: \(registeredTypeNames())."
-            )
-        }
-        let made = try Self.$resolving.withValue(resolving.union([key])) { try registration.make(self) }
-        guard registration.lifetime == .singleton else { return try Self.cast(made, to: type) }
-        // Two tasks resolving a singleton for the first time at once may both run its factory; one value is kept.
-        let kept = state.withLock { state in
+        let record = ResolutionRecord(owner: registeringContainer)
+        let value = try Self.$resolutionRecord.withValue(record) { try registration.make(self) }
+        let (owner, dependencies) = record.result
+        guard registration.lifetime == .singleton else { return (value, owner, dependencies) }
+        // Two tasks making a singleton for the first time at once may both run its factory; one value is kept.
+        let kept = owner.state.withLock { state in
             if let earlier = state.singletons[key] { return earlier }
+            let made = Made(value: value, dependencies: dependencies)
             state.singletons[key] = made
             return made
         }
-        return try Self.cast(kept, to: type)
+        return (kept.value, owner, kept.dependencies)
     }
 
     /// The types registered here and in every parent, sorted by name.
@@ -139,11 +178,29 @@ public final class DependencyStore: Sendable {
 
     // MARK: - Internals
 
-    /// The types being resolved by the current task, to report a cycle instead of recursing forever.
-    @TaskLocal private static var resolving: Set<ObjectIdentifier> = []
+    /// The types being resolved by the current task, outermost first, to report a cycle instead of recursing.
+    @TaskLocal private static var resolutionChain: [(key: ObjectIdentifier, name: String)] = []
 
-    private func registration(for key: ObjectIdentifier) -> Registration? {
-        state.withLock { $0.registrations[key] } ?? parent?.registration(for: key)
+    /// What the factory running in the current task has resolved so far.
+    @TaskLocal private static var resolutionRecord: ResolutionRecord?
+
+    /// Collects, while a factory runs, the deepest container that provided anything it resolved and every type
+    /// it resolved: a singleton belongs to that container and depends on those types.
+    private final class ResolutionRecord: Sendable {
+        private let state: Mutex<(owner: DependencyStore, dependencies: Set<ObjectIdentifier>)>
+
+        init(owner: DependencyStore) {
+            state = Mutex((owner, []))
+        }
+
+        func note(owner: DependencyStore, dependencies: Set<ObjectIdentifier>) {
+            state.withLock { state in
+                if owner.depth > state.owner.depth { state.owner = owner }
+                state.dependencies.formUnion(dependencies)
+            }
+        }
+
+        var result: (owner: DependencyStore, dependencies: Set<ObjectIdentifier>) { state.withLock { $0 } }
     }
 
     private func registeredTypeNames() -> String {

@@ -9,15 +9,20 @@ import Synchronization
 /// For example:
 ///
 /// ```swift
-/// final class PostCounter: Sendable {
+/// struct PostCounter {
 ///     @Injected var store: any PostStoreProtocol
 ///     func count() async throws -> Int { try await store.count() }
 /// }
 /// ```
 ///
+/// It works in structs, actors and main-actor classes. A `Sendable` final class cannot hold a wrapped `var`; keep
+/// the wrapper in a constant instead: `private let store = Injected<any PostStoreProtocol>()`, read as
+/// `store.wrappedValue`.
+///
 /// Accessing a property whose type nothing registers stops the program with the ``DependencyStore`` error (which
 /// names the type and what is registered): like a missing `EnvironmentObject`, it is a wiring mistake to fix in
-/// code, not a condition to handle. Use ``projectedValue`` (`$store.resolve()`) to get the error thrown instead.
+/// code, not a condition to handle. In a test run that stops every test, so tests of wiring should use
+/// ``projectedValue`` (`try $store.resolve()`), which throws the error instead.
 @propertyWrapper
 public struct Injected<Value: Sendable>: Sendable {
     /// Resolves the wrapped property on demand, once.

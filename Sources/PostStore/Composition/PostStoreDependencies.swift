@@ -2,17 +2,16 @@ public import Logging
 
 /// The object graph of a PostStore program: the composition root.
 ///
-/// ``live(_:logger:)`` is the one place that wires the live graph from a ``PostStoreConfiguration``; the `poststore`
-/// tool and apps call it, and everything below receives its collaborators through initializers. The whole wiring:
+/// ``live(_:logger:)`` is the one place that wires the live graph from a ``PostStoreConfiguration``; apps (and the
+/// `poststore` tool) call it, and everything below receives its collaborators through initializers. The whole
+/// wiring:
 ///
-/// ```
-/// SystemClock ─┬─────────────────────────────┬──────────────────────┐
-/// LocalFileSystem ─► JSONFilePostStore        │                      │
-///               or   SQLitePostStore (libsqlite3 via SQLiteConnection)│
-///               or   InMemoryPostStore ──► store ──────────────────► SyncService ◄── Logger
-/// URLSessionHTTPClient + SystemRandomSource ─► HTTPPostDataService ─┐  ▲
-/// LocalFileSystem ─► FilePostDataService ───────────────────────────┴─ dataService
-/// ```
+/// - the clock: ``SystemClock``, shared by everything below;
+/// - the store: ``InMemoryPostStore``, ``JSONFilePostStore`` (on ``LocalFileSystem``, with the clock) or
+///   ``SQLitePostStore`` (libsqlite3 through its own connection helper, with the clock);
+/// - the data service: ``HTTPPostDataService`` (``URLSessionHTTPClient``, the clock, ``SystemRandomSource``, the
+///   logger) or ``FilePostDataService`` (``LocalFileSystem``);
+/// - the ``SyncService``: the data service, the store, the clock and the logger.
 ///
 /// Tests build the same type from doubles with ``init(store:dataService:clock:logger:)``.
 ///

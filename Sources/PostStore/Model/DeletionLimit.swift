@@ -51,7 +51,7 @@ public struct DeletionLimit: Sendable, Hashable, CustomStringConvertible {
         throw PostStoreError(
             .tooManyDeletions,
             "Deleting \(deletions) of the \(storedCount) stored posts exceeds the limit of \(self) (\(maximum) "
-                + "posts); nothing was written."
+                + "post\(maximum == 1 ? "" : "s")); nothing was written."
         )
     }
 

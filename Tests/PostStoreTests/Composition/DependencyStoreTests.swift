@@ -50,7 +50,7 @@ import Testing
         let error = #expect(throws: PostStoreError.self) { try container.resolve(Counter.self) }
 
         #expect(error?.code == .missingDependency)
-        #expect(error?.message.contains("cycle") == true)
+        #expect(error?.message == "The factories form a cycle: Counter → Pair → Counter.")
     }
 
     @Test func anOverrideIsSeenInsideItsScopeAndItsChildTasksOnly() async throws {
@@ -95,20 +95,44 @@ import Testing
         }
     }
 
-    @Test func aSingletonMadeInsideAScopeStaysInThatScope() async throws {
+    @Test func aSingletonIsSharedWithScopesThatOverrideNothingItNeeds() async throws {
         let container = DependencyStore()
         container.register(Counter.self) { _ in Counter() }
         let rootCounter = try container.resolve(Counter.self)
 
         let scoped = try await DependencyStore.$current.withValue(container) {
-            try await withDependencies { _ in
+            try await withDependencies {
+                $0.register(InMemoryPostStore(), for: (any PostStoreProtocol).self)
             } operation: {
                 try DependencyStore.current.resolve(Counter.self)
             }
         }
 
-        #expect(scoped !== rootCounter)
-        #expect(try container.resolve(Counter.self) === rootCounter)
+        #expect(scoped === rootCounter)
+    }
+
+    /// The root made its `Wrapper` (over a `Pair` over a `Counter`) before the test's scope overrides `Counter`:
+    /// the scope must get a `Wrapper` made from its own `Counter`, and the root must keep its own.
+    @Test func aSingletonIsMadeAgainInAScopeThatOverridesWhatItNeedsEvenTransitively() async throws {
+        let container = DependencyStore()
+        container.register(Counter.self) { _ in Counter() }
+        container.register(Pair.self) { container in Pair(counter: try container.resolve()) }
+        container.register(Wrapper.self) { container in Wrapper(pair: try container.resolve()) }
+        let rootWrapper = try container.resolve(Wrapper.self)
+        let override = Counter()
+
+        let (first, second) = try await DependencyStore.$current.withValue(container) {
+            try await withDependencies {
+                $0.register(override, for: Counter.self)
+            } operation: {
+                (try DependencyStore.current.resolve(Wrapper.self), try DependencyStore.current.resolve(Wrapper.self))
+            }
+        }
+
+        #expect(first.pair.counter === override)
+        #expect(first.pair === second.pair, "a singleton within the scope")
+        #expect(try container.resolve(Wrapper.self).pair === rootWrapper.pair)
+        #expect(rootWrapper.pair.counter !== override)
     }
 
     @Test func injectedKeepsTheScopeItsOwnerWasMadeIn() async throws {
@@ -173,8 +197,15 @@ import Testing
 private final class Counter: Sendable {}
 
 /// A type whose factory needs a `Counter`.
-private struct Pair: Sendable {
+private final class Pair: Sendable {
     let counter: Counter
+
+    init(counter: Counter) { self.counter = counter }
+}
+
+/// A type whose factory needs a `Pair`.
+private struct Wrapper: Sendable {
+    let pair: Pair
 }
 
 // `PostCounter`, an app-style type with an injected store, is README's, in ReadmeExampleTests.swift.
