@@ -54,10 +54,15 @@ public final class PostListModel {
 
     /// Reads the posts matching the search text from the store.
     public func load() async {
+        let search = searchText
         do {
-            posts = try await store.query(PostQuery(search: searchText))
+            let found = try await store.query(PostQuery(search: search))
+            // A newer search may have started while this one waited; its answer is the one to show.
+            guard search == searchText else { return }
+            posts = found
             status = .loaded
         } catch {
+            guard search == searchText else { return }
             status = .failed(Self.message(for: error))
         }
     }

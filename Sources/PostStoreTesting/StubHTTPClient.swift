@@ -1,11 +1,12 @@
-import Foundation
+public import Foundation
 public import PostStore
 import Synchronization
 
 /// An HTTP client that answers from a queue and records every request.
 ///
-/// Each request takes the next queued reply; when the queue is empty, `fallback` answers (by default a 404). A
-/// reply is a response or a transport failure, so a test can fail chosen attempts.
+/// A request to a URL with replies queued for it (``respond(to:with:)``) takes the next of those; any other request
+/// takes the next reply of the general queue; when that is empty, `fallback` answers (by default a 404). A reply is
+/// a response or a transport failure, so a test can fail chosen attempts of chosen pages.
 ///
 /// For example:
 ///
@@ -24,6 +25,7 @@ public final class StubHTTPClient: HTTPClient {
 
     private struct State {
         var queue: [Reply]
+        var queuesByURL: [String: [Reply]] = [:]
         var requests: [HTTPRequest] = []
     }
 
@@ -53,14 +55,28 @@ public final class StubHTTPClient: HTTPClient {
         state.withLock { $0.queue += replies }
     }
 
-    /// Records the request and answers with the next queued reply, or the fallback.
+    /// Queues answers for requests to one URL (compared as `absoluteString`, query included), used before the
+    /// general queue.
+    ///
+    /// - Parameters:
+    ///   - url: The URL.
+    ///   - replies: The answers, in order.
+    public func respond(to url: URL, with replies: Reply...) {
+        state.withLock { $0.queuesByURL[url.absoluteString, default: []] += replies }
+    }
+
+    /// Records the request and answers with the next reply queued for its URL or in general, or the fallback.
     ///
     /// - Parameter request: The request.
     /// - Returns: The queued response.
     /// - Throws: The queued ``HTTPTransportError``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let queued = state.withLock { state in
+        let queued = state.withLock { state -> Reply? in
             state.requests.append(request)
+            let url = request.url.absoluteString
+            if let forURL = state.queuesByURL[url], !forURL.isEmpty {
+                return state.queuesByURL[url]?.removeFirst()
+            }
             return state.queue.isEmpty ? nil : state.queue.removeFirst()
         }
         switch queued ?? fallback(request) {

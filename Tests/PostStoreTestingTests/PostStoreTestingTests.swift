@@ -67,6 +67,17 @@ import Testing
         #expect(client.requests.count == 4)
     }
 
+    @Test func theStubHTTPClientAnswersAURLFromItsOwnQueueFirst() async throws {
+        let pageTwo = URL(string: "https://example.com/posts?_page=2")!
+        let client = StubHTTPClient([.status(200), .status(201)])
+        client.respond(to: pageTwo, with: .status(503), .status(202))
+
+        #expect(try await client.send(HTTPRequest(url: pageTwo)).statusCode == 503)
+        #expect(try await client.send(HTTPRequest(url: URL(string: "https://example.com/posts")!)).statusCode == 200)
+        #expect(try await client.send(HTTPRequest(url: pageTwo)).statusCode == 202)
+        #expect(try await client.send(HTTPRequest(url: pageTwo)).statusCode == 201)
+    }
+
     @Test func theTestClockRecordsSleepsWithoutWaiting() async throws {
         let clock = TestClock()
         let start = clock.now()

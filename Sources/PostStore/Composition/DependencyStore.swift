@@ -40,6 +40,9 @@ public final class DependencyStore: Sendable {
     }
 
     private struct Registration: Sendable {
+        /// Tells a registration from the one that replaced it, so a value its factory was still making when it
+        /// was replaced is not kept.
+        let id = RegistrationCounter.next()
         let typeName: String
         let lifetime: Lifetime
         let make: @Sendable (DependencyStore) throws -> any Sendable
@@ -92,9 +95,11 @@ public final class DependencyStore: Sendable {
         factory: @escaping @Sendable (DependencyStore) throws -> Value
     ) {
         let registration = Registration(typeName: Self.name(of: type), lifetime: lifetime, make: { try factory($0) })
+        let key = ObjectIdentifier(type)
         state.withLock { state in
-            state.registrations[ObjectIdentifier(type)] = registration
-            state.singletons[ObjectIdentifier(type)] = nil
+            state.registrations[key] = registration
+            // Forget the type's singleton and every singleton made from it.
+            state.singletons = state.singletons.filter { $0.key != key && !$0.value.dependencies.contains(key) }
         }
     }
 
@@ -116,12 +121,15 @@ public final class DependencyStore: Sendable {
     ///   is registered for it (or when its factories depend on each other in a cycle), or what the factory throws.
     public func resolve<Value: Sendable>(_ type: Value.Type = Value.self) throws -> Value {
         let key = ObjectIdentifier(type)
+        // A factory may resolve its own type from another container (a scope wrapping its parent's value); only
+        // the same type in the same container again is a cycle.
+        let link = ResolutionLink(container: ObjectIdentifier(self), key: key, name: Self.name(of: type))
         let chain = Self.resolutionChain
-        if chain.contains(where: { $0.key == key }) {
-            let names = (chain.map(\.name) + [Self.name(of: type)]).joined(separator: " → ")
+        if chain.contains(where: { $0.container == link.container && $0.key == key }) {
+            let names = (chain.map(\.name) + [link.name]).joined(separator: " → ")
             throw PostStoreError(.missingDependency, "The factories form a cycle: \(names).")
         }
-        let entry = try Self.$resolutionChain.withValue(chain + [(key, Self.name(of: type))]) {
+        let entry = try Self.$resolutionChain.withValue(chain + [link]) {
             try resolveEntry(key, named: Self.name(of: type))
         }
         Self.resolutionRecord?.note(owner: entry.owner, dependencies: entry.dependencies.union([key]))
@@ -161,6 +169,8 @@ public final class DependencyStore: Sendable {
         let (owner, dependencies) = record.result
         guard registration.lifetime == .singleton else { return (value, owner, dependencies) }
         // Two tasks making a singleton for the first time at once may both run its factory; one value is kept.
+        let isCurrent = registeringContainer.state.withLock { $0.registrations[key]?.id == registration.id }
+        guard isCurrent else { return (value, owner, dependencies) }
         let kept = owner.state.withLock { state in
             if let earlier = state.singletons[key] { return earlier }
             let made = Made(value: value, dependencies: dependencies)
@@ -178,8 +188,23 @@ public final class DependencyStore: Sendable {
 
     // MARK: - Internals
 
+    /// One type being resolved by one container.
+    private struct ResolutionLink: Sendable {
+        let container: ObjectIdentifier
+        let key: ObjectIdentifier
+        let name: String
+    }
+
     /// The types being resolved by the current task, outermost first, to report a cycle instead of recursing.
-    @TaskLocal private static var resolutionChain: [(key: ObjectIdentifier, name: String)] = []
+    @TaskLocal private static var resolutionChain: [ResolutionLink] = []
+
+    /// Tells the factory running in the current task, if any, that what it makes holds on to `container` (an
+    /// ``Injected`` property captured it): the value then belongs to that container and is not shared above it.
+    ///
+    /// - Parameter container: The captured container.
+    static func noteCaptured(_ container: DependencyStore) {
+        resolutionRecord?.note(owner: container, dependencies: [])
+    }
 
     /// What the factory running in the current task has resolved so far.
     @TaskLocal private static var resolutionRecord: ResolutionRecord?
@@ -221,5 +246,17 @@ public final class DependencyStore: Sendable {
     /// The type's name without its module, for example `PostStoreProtocol` for `(any PostStoreProtocol).self`.
     private static func name(of type: Any.Type) -> String {
         String(describing: type)
+    }
+}
+
+/// Numbers registrations in the order they are made.
+private enum RegistrationCounter {
+    private static let last = Mutex<UInt64>(0)
+
+    static func next() -> UInt64 {
+        last.withLock { last in
+            last += 1
+            return last
+        }
     }
 }

@@ -53,7 +53,10 @@ public struct Injected<Value: Sendable>: Sendable {
 
     /// Captures ``DependencyStore/current``.
     public init() {
-        resolver = Resolver(container: DependencyStore.current)
+        let container = DependencyStore.current
+        // An owner made by a factory keeps this container: the container must not share it above this scope.
+        DependencyStore.noteCaptured(container)
+        resolver = Resolver(container: container)
     }
 
     /// The resolved value.

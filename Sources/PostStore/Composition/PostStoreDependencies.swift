@@ -2,9 +2,9 @@ public import Logging
 
 /// The object graph of a PostStore program: the composition root.
 ///
-/// ``live(_:logger:)`` is the one place that wires the live graph from a ``PostStoreConfiguration``; apps (and the
-/// `poststore` tool) call it, and everything below receives its collaborators through initializers. The whole
-/// wiring:
+/// ``live(_:logger:)`` turns a ``PostStoreConfiguration`` into the live graph; apps (and the `poststore` tool) call
+/// it, and everything below receives its collaborators through initializers. The wiring itself is written once, in
+/// ``DependencyStore/registerLive(_:logger:)``:
 ///
 /// - the clock: ``SystemClock``, shared by everything below;
 /// - the store: ``InMemoryPostStore``, ``JSONFilePostStore`` (on ``LocalFileSystem``, with the clock) or
@@ -52,7 +52,8 @@ public struct PostStoreDependencies: Sendable {
         self.syncService = SyncService(dataService: dataService, store: store, clock: clock, logger: logger)
     }
 
-    /// Wires the live graph: opens the configured store and creates the configured data service.
+    /// Wires the live graph: opens the configured store and creates the configured data service, as
+    /// ``DependencyStore/registerLive(_:logger:)`` wires them.
     ///
     /// - Parameters:
     ///   - configuration: Which store, which source, timeouts and retries.
@@ -63,74 +64,25 @@ public struct PostStoreDependencies: Sendable {
         _ configuration: PostStoreConfiguration,
         logger: Logger = Logger(label: "PostStore")
     ) throws -> PostStoreDependencies {
-        let clock = SystemClock()
-        let fileSystem = LocalFileSystem()
+        let container = DependencyStore()
+        container.registerLive(configuration, logger: logger)
         return PostStoreDependencies(
-            store: try makeStore(configuration, fileSystem: fileSystem, clock: clock),
-            dataService: try makeDataService(
-                configuration,
-                client: URLSessionHTTPClient(),
-                fileSystem: fileSystem,
-                clock: clock,
-                random: SystemRandomSource(),
-                logger: logger
-            ),
-            clock: clock,
-            logger: logger
+            store: try container.resolve(),
+            dataService: try container.resolve(),
+            clock: try container.resolve(),
+            syncService: try container.resolve()
         )
     }
 
-    /// Opens the configured store on the given file system and clock.
-    static func makeStore(
-        _ configuration: PostStoreConfiguration,
-        fileSystem: any FileSystemProtocol,
-        clock: any ClockProtocol
-    ) throws -> any PostStoreProtocol {
-        switch configuration.store {
-        case .inMemory:
-            InMemoryPostStore()
-        case .jsonFile(let path):
-            try JSONFilePostStore(
-                path: path,
-                mode: configuration.openMode,
-                lockTimeout: configuration.lockTimeout,
-                fileSystem: fileSystem,
-                clock: clock
-            )
-        case .sqlite(let path, let searchIndex):
-            try SQLitePostStore(
-                path: path,
-                mode: configuration.openMode,
-                busyTimeout: configuration.lockTimeout,
-                searchIndex: searchIndex,
-                clock: clock
-            )
-        }
-    }
-
-    /// Creates the configured data service from the given parts.
-    static func makeDataService(
-        _ configuration: PostStoreConfiguration,
-        client: any HTTPClient,
-        fileSystem: any FileSystemProtocol,
+    private init(
+        store: any PostStoreProtocol,
+        dataService: any PostDataService,
         clock: any ClockProtocol,
-        random: any RandomSource,
-        logger: Logger
-    ) throws -> any PostDataService {
-        switch configuration.source {
-        case .http(let url, let pageSize):
-            try HTTPPostDataService(
-                url: url,
-                pageSize: pageSize,
-                timeout: configuration.requestTimeout,
-                retryPolicy: configuration.retryPolicy,
-                client: client,
-                clock: clock,
-                random: random,
-                logger: logger
-            )
-        case .file(let path):
-            FilePostDataService(path: path, fileSystem: fileSystem)
-        }
+        syncService: SyncService
+    ) {
+        self.store = store
+        self.dataService = dataService
+        self.clock = clock
+        self.syncService = syncService
     }
 }

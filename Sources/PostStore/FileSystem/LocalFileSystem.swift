@@ -33,7 +33,7 @@ public struct LocalFileSystem: FileSystemProtocol {
     }
 
     public func isWritableFile(atPath path: String) -> Bool {
-        access(path, W_OK) == 0
+        access(path, W_OK) == 0 || errno == ENOENT
     }
 
     public func contentsOfFile(atPath path: String) throws -> Data? {

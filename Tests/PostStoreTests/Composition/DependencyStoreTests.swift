@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostStoreTesting
 import Synchronization
 import Testing
@@ -147,9 +148,69 @@ import Testing
         #expect(try await counter.count() == 2)
         #expect(try identity(of: counter.$store.resolve()) == identity(of: override))
 
-        let unwired = PostCounter()
+        let unwired = DependencyStore.$current.withValue(DependencyStore()) { PostCounter() }
         let error = #expect(throws: PostStoreError.self) { try unwired.$store.resolve() }
         #expect(error?.code == .missingDependency)
+    }
+
+    /// A root singleton whose value captures the current container (through `@Injected`) and is first resolved
+    /// inside a test's scope must stay in that scope: otherwise the root would keep the test's store.
+    @Test func aValueThatCapturesItsScopeIsNotSharedAboveIt() async throws {
+        let container = DependencyStore()
+        container.register(InMemoryPostStore(), for: (any PostStoreProtocol).self)
+        container.register(PostCounter.self) { _ in PostCounter() }
+
+        let inScope = try await DependencyStore.$current.withValue(container) {
+            try await withDependencies {
+                $0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)
+            } operation: {
+                try await DependencyStore.current.resolve(PostCounter.self).count()
+            }
+        }
+        let inRoot = try await DependencyStore.$current.withValue(container) {
+            try await DependencyStore.current.resolve(PostCounter.self).count()
+        }
+
+        #expect((inScope, inRoot) == (3, 0))
+    }
+
+    @Test func aScopeMayWrapItsParentsValueOfTheSameType() throws {
+        let parent = DependencyStore()
+        parent.register(Int.self) { _ in 41 }
+        let child = DependencyStore(parent: parent)
+        child.register(Int.self) { _ in try parent.resolve(Int.self) + 1 }
+
+        #expect(try child.resolve(Int.self) == 42)
+    }
+
+    @Test func reRegisteringATypeForgetsTheSingletonsMadeFromIt() throws {
+        let container = DependencyStore()
+        container.register(Counter.self) { _ in Counter() }
+        container.register(Pair.self) { container in Pair(counter: try container.resolve()) }
+        let before = try container.resolve(Pair.self)
+        let replacement = Counter()
+
+        container.register(replacement, for: Counter.self)
+
+        #expect(try container.resolve(Pair.self).counter === replacement)
+        #expect(before.counter !== replacement)
+    }
+
+    @Test func overridingOnlyTheClockOrTheLoggerKeepsTheLiveStore() async throws {
+        let container = DependencyStore()
+        container.registerLive(PostStoreConfiguration(store: .inMemory, source: .file(path: "/none")), logger: .quiet)
+        let rootStore = try container.resolve((any PostStoreProtocol).self)
+
+        let scoped = try await DependencyStore.$current.withValue(container) {
+            try await withDependencies {
+                $0.register(TestClock(), for: (any ClockProtocol).self)
+                $0.register(Logger.quiet, for: Logger.self)
+            } operation: {
+                try DependencyStore.current.resolve((any PostStoreProtocol).self)
+            }
+        }
+
+        #expect(identity(of: scoped) == identity(of: rootStore))
     }
 
     @Test func theLiveRegistrationWiresASyncServiceOverTheScopesOverrides() async throws {

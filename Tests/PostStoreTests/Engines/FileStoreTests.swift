@@ -62,4 +62,52 @@ struct FileStoreTests {
         #expect(ContinuousClock.now - start < .seconds(20))
         #expect(try await stores[0].count() == 6)
     }
+
+    @Test("a lock timeout is measured on the injected clock: 30 s pass without waiting", arguments: kinds)
+    func lockTimeoutOnTheInjectedClock(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        _ = try kind.makeStore(in: directory)
+        let clock = TestClock()
+        let path = kind.file(in: directory)
+        let store: any PostStoreProtocol =
+            kind == .jsonFile
+            ? try JSONFilePostStore(
+                path: path,
+                mode: .openExisting,
+                lockTimeout: .seconds(30),
+                fileSystem: LocalFileSystem(),
+                clock: clock
+            )
+            : try SQLitePostStore(
+                path: path,
+                mode: .openExisting,
+                busyTimeout: .seconds(30),
+                searchIndex: kind == .sqlite,
+                clock: clock
+            )
+        let release = try kind.holdWriteLock(in: directory)
+        defer { try? release() }
+        let start = ContinuousClock.now
+
+        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 1)) }
+
+        #expect(error?.code == .storeBusy)
+        #expect(clock.sleeps.reduce(.zero, +) == .seconds(30))
+        #expect(ContinuousClock.now - start < .seconds(10), "no real waiting")
+    }
+
+    @Test("opening a new JSON store while another process holds its lock does not wait; the first write creates it")
+    func openingDoesNotWaitForTheLock() async throws {
+        let directory = try TemporaryDirectory()
+        let release = try StoreKind.jsonFile.holdWriteLock(in: directory)
+        let path = StoreKind.jsonFile.file(in: directory)
+
+        let store = try JSONFilePostStore(path: path, lockTimeout: .seconds(5))
+        #expect(try await store.count() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+
+        try release()
+        #expect(try await store.upsert(SamplePosts.make(count: 2)) == WriteSummary(inserted: 2))
+        #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 2)
+    }
 }

@@ -33,6 +33,10 @@ public actor JSONFilePostStore: PostStoreProtocol {
     private let lockTimeout: Duration
     private var cache: (identity: FileIdentity, contents: StoreContents)?
 
+    /// Whether the file did not exist at opening and another process held the lock, so this store's first write
+    /// creates it; until then a missing file reads as an empty store.
+    private var awaitingCreation = false
+
     /// Opens the store at `path`.
     ///
     /// - Parameters:
@@ -60,13 +64,18 @@ public actor JSONFilePostStore: PostStoreProtocol {
         self.fileSystem = fileSystem
         self.clock = clock
         self.lockTimeout = lockTimeout
+        var awaitingCreation = false
         cache = try Self.onlyPostStoreErrors(file) {
             if try fileSystem.identityOfFile(atPath: file) == nil {
                 guard mode == .createIfMissing else {
                     throw PostStoreError(.storeNotFound, "There is no JSON store at \(path).", path: path)
                 }
-                // The initializer is synchronous, so this one wait for the lock blocks (briefly, in turns of 2 ms).
-                let lock = try Self.lockBlocking(file, in: fileSystem, timeout: lockTimeout)
+                // Creating the file takes the lock. Opening never waits for it: if another process holds it (it is
+                // creating or writing the store), this store's first write creates the file instead.
+                guard let lock = try fileSystem.tryLockExclusively(onFile: file + ".lock") else {
+                    awaitingCreation = true
+                    return nil
+                }
                 defer { lock.unlock() }
                 if try fileSystem.identityOfFile(atPath: file) == nil {
                     try Self.replaceFile(file, with: StoreContents(), in: fileSystem)
@@ -75,6 +84,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
             }
             return try Self.read(file, fileSystem, cached: nil)
         }
+        self.awaitingCreation = awaitingCreation
     }
 
     @discardableResult
@@ -115,6 +125,12 @@ public actor JSONFilePostStore: PostStoreProtocol {
 
     /// The file's contents, parsed again only when the file changed since the last read.
     private func current() throws -> StoreContents {
+        if awaitingCreation {
+            if try Self.onlyPostStoreErrors(file, { try fileSystem.identityOfFile(atPath: file) }) == nil {
+                return StoreContents()
+            }
+            awaitingCreation = false
+        }
         let current = try Self.onlyPostStoreErrors(file) { try Self.read(file, fileSystem, cached: cache) }
         cache = current
         return current.contents
@@ -131,11 +147,18 @@ public actor JSONFilePostStore: PostStoreProtocol {
         let lock = try await lockSuspending()
         defer { lock.unlock() }
         return try Self.onlyPostStoreErrors(file) {
-            let fresh = try Self.read(file, fileSystem, cached: nil)
-            cache = fresh
+            let fresh: (identity: FileIdentity?, contents: StoreContents)
+            if awaitingCreation, try fileSystem.identityOfFile(atPath: file) == nil {
+                fresh = (nil, StoreContents())
+            } else {
+                let read = try Self.read(file, fileSystem, cached: nil)
+                fresh = (read.identity, read.contents)
+                cache = read
+                awaitingCreation = false
+            }
             var contents = fresh.contents
             let result = try change(&contents)
-            guard contents != fresh.contents else { return result }
+            guard contents != fresh.contents || fresh.identity == nil else { return result }
             // The file is replaced by a rename, which only the folder's permissions govern; a read-only store file
             // says "do not change me", so honour it as SQLite does.
             guard fileSystem.isWritableFile(atPath: file) else {
@@ -148,6 +171,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
             try Self.removeStaleTemporaryFiles(of: file, in: fileSystem)
             try Self.replaceFile(file, with: contents, in: fileSystem)
             cache = try fileSystem.identityOfFile(atPath: file).map { ($0, contents) }
+            awaitingCreation = false
             try Self.synchronizeFolder(of: file, in: fileSystem)
             return result
         }
@@ -194,21 +218,6 @@ public actor JSONFilePostStore: PostStoreProtocol {
             guard now < deadline else { throw Self.busy(file, lockTimeout) }
             try await clock.sleep(for: min(pause, deadline - now))
             pause = min(pause * 2, .milliseconds(50))
-        }
-    }
-
-    /// Takes the write lock from synchronous code, blocking between tries.
-    private static func lockBlocking(
-        _ path: String,
-        in fileSystem: any FileSystemProtocol,
-        timeout: Duration
-    ) throws -> any FileLock {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while true {
-            if let lock = try fileSystem.tryLockExclusively(onFile: path + ".lock") { return lock }
-            guard clock.now < deadline else { throw busy(path, timeout) }
-            usleep(2_000)
         }
     }
 
