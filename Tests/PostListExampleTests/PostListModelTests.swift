@@ -100,6 +100,25 @@ import Testing
         #expect(await store.count() == 2)
     }
 
+    @Test func aSlowEarlierSearchDoesNotOverwriteALaterOne() async throws {
+        // Given a store where the search for "apple" is slow
+        let apple = Post(userId: 1, id: 1, title: "Apple pie", body: "")
+        let banana = Post(userId: 1, id: 2, title: "Banana split", body: "")
+        let store = GatedPostStore(posts: [apple, banana], slowSearch: "apple")
+        let model = PostListModel(store: store, sync: Self.sync(from: StubPostDataService(), into: store))
+
+        // When the user searches "apple", then "banana" before the first answer arrives
+        let first = Task { await model.search("apple") }
+        await store.waitUntilTheSlowSearchStarted()
+        await model.search("banana")
+        await store.releaseTheSlowSearch()
+        await first.value
+
+        // Then the screen shows the answer to "banana"
+        #expect(model.searchText == "banana")
+        #expect(model.posts == [banana])
+    }
+
     /// A sync service over test doubles: the stub source, the store, a test clock and a silent logger.
     private static func sync(from source: StubPostDataService, into store: any PostStoreProtocol) -> SyncService {
         SyncService(
@@ -109,4 +128,48 @@ import Testing
             logger: .silent
         )
     }
+}
+
+/// A store whose answer to one search waits until the test releases it; everything else is an in-memory store.
+private actor GatedPostStore: PostStoreProtocol {
+    private let store: InMemoryPostStore
+    private let slowSearch: String
+    private var started: CheckedContinuation<Void, Never>?
+    private var hasStarted = false
+    private var gate: CheckedContinuation<Void, Never>?
+
+    init(posts: [Post], slowSearch: String) {
+        store = InMemoryPostStore(posts: posts)
+        self.slowSearch = slowSearch
+    }
+
+    func waitUntilTheSlowSearchStarted() async {
+        if hasStarted { return }
+        await withCheckedContinuation { started = $0 }
+    }
+
+    func releaseTheSlowSearch() {
+        gate?.resume()
+        gate = nil
+    }
+
+    func query(_ query: PostQuery) async throws -> [Post] {
+        if query.search == slowSearch, !hasStarted {
+            hasStarted = true
+            await withCheckedContinuation { continuation in
+                gate = continuation
+                started?.resume()
+                started = nil
+            }
+        }
+        return try await store.query(query)
+    }
+
+    func apply(_ changes: PostChangeSet) async throws -> WriteSummary { try await store.apply(changes) }
+    func preview(_ changes: PostChangeSet) async throws -> WriteSummary { try await store.preview(changes) }
+    func post(id: Int) async throws -> Post? { await store.post(id: id) }
+    func count() async throws -> Int { await store.count() }
+    func removeAll() async throws { await store.removeAll() }
+    func syncState(for source: String) async throws -> SyncState? { await store.syncState(for: source) }
+    func syncStates() async throws -> [SyncState] { await store.syncStates() }
 }
