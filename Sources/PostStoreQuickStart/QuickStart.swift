@@ -75,7 +75,7 @@ struct QuickStart {
         // Printed only once every engine has synced, so a bad input prints nothing but its error.
         let name = source == FilePostDataService.standardInputPath ? "standard input" : source
         print("Synced \(name) into each engine twice; then query: user 1, search \"dolor\", sorted by title.\n")
-        lines.forEach { print($0) }
+        for line in lines { print(line) }
         print("")
         for post in answers[0] {
             print("  #\(post.id)  \(post.title)")
