@@ -46,10 +46,12 @@ public struct PostStoreDependencies: Sendable {
         clock: any ClockProtocol,
         logger: Logger
     ) {
-        self.store = store
-        self.dataService = dataService
-        self.clock = clock
-        self.syncService = SyncService(dataService: dataService, store: store, clock: clock, logger: logger)
+        self.init(
+            store: store,
+            dataService: dataService,
+            clock: clock,
+            syncService: SyncService(dataService: dataService, store: store, clock: clock, logger: logger)
+        )
     }
 
     /// Wires the live graph: opens the configured store and creates the configured data service, as

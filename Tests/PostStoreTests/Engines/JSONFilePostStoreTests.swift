@@ -14,13 +14,7 @@ struct JSONFilePostStoreTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
         let fileSystem = FailingFileSystem()
-        let store = try JSONFilePostStore(
-            path: path,
-            mode: .createIfMissing,
-            lockTimeout: .seconds(30),
-            fileSystem: fileSystem,
-            clock: SystemClock()
-        )
+        let store = try Self.store(at: path, on: fileSystem)
         _ = try await store.upsert(SamplePosts.make(count: 10))
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
@@ -48,13 +42,7 @@ struct JSONFilePostStoreTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
         let fileSystem = FailingFileSystem()
-        let store = try JSONFilePostStore(
-            path: path,
-            mode: .createIfMissing,
-            lockTimeout: .seconds(30),
-            fileSystem: fileSystem,
-            clock: SystemClock()
-        )
+        let store = try Self.store(at: path, on: fileSystem)
         try await store.upsert(SamplePosts.make(count: 1))
         fileSystem.fail(.readWithForeignError)
         let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
@@ -232,13 +220,7 @@ struct JSONFilePostStoreTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
         let fileSystem = FailingFileSystem()
-        let store = try JSONFilePostStore(
-            path: path,
-            mode: .createIfMissing,
-            lockTimeout: .seconds(30),
-            fileSystem: fileSystem,
-            clock: SystemClock()
-        )
+        let store = try Self.store(at: path, on: fileSystem)
         try await store.upsert(SamplePosts.make(count: 1))
         fileSystem.fail(.readOnlyFile)
         #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(unchanged: 1), "no change, no write")
@@ -250,4 +232,14 @@ struct JSONFilePostStoreTests {
         #expect(empty?.code == .invalidArgument)
     }
 
+    /// A JSON store at `path` on the given file system, with the system clock.
+    private static func store(at path: String, on fileSystem: FailingFileSystem) throws -> JSONFilePostStore {
+        try JSONFilePostStore(
+            path: path,
+            mode: .createIfMissing,
+            lockTimeout: .seconds(30),
+            fileSystem: fileSystem,
+            clock: SystemClock()
+        )
+    }
 }
