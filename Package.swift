@@ -14,11 +14,14 @@ let package = Package(
     products: [
         .library(name: "PostStore", targets: ["PostStore"]),
         .library(name: "PostStoreTesting", targets: ["PostStoreTesting"]),
+        .executable(name: "poststore", targets: ["PostStoreCLI"]),
         .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
     ],
     dependencies: [
         // The logging API the sync service writes to; apps choose the backend.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // The `poststore` command line.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // Test-only: property-based generators with shrinking for the differential tests.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
@@ -50,6 +53,16 @@ let package = Package(
         .target(
             name: "PostStoreTesting",
             dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // The `poststore` tool: commands parse and print; the composition root wires everything.
+        .executableTarget(
+            name: "PostStoreCLI",
+            dependencies: [
+                "PostStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // A tour of the library: loads Samples/posts.json into every engine and queries each.

@@ -154,6 +154,11 @@ struct SQLiteMigrator {
         return Status(applied: applied, pending: migrations.filter { !applied.contains($0.version) })
     }
 
+    /// Whether the database records migrations at all (a new, empty file does not yet).
+    func hasRecordTable(_ connection: SQLiteConnection) throws(SQLiteError) -> Bool {
+        try userTables(connection).contains("poststore_migrations")
+    }
+
     private func userTables(_ connection: SQLiteConnection) throws(SQLiteError) -> [String] {
         try connection.withStatement(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"

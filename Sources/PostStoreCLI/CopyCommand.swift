@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import PostStore
+
+/// `poststore copy`: copies every post from one store to another, whatever their engines.
+struct CopyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "Copy every post from one store to another (for example a JSON file into SQLite).",
+        discussion: """
+            Example:
+              poststore copy --from-store json:posts.json --to-store posts.sqlite
+            """
+    )
+
+    @Option(name: .customLong("from-store"), help: ArgumentHelp("The store to read.", valueName: "spec"))
+    var fromStore: String
+
+    @Option(
+        name: .customLong("to-store"),
+        help: ArgumentHelp("The store to write; created if missing.", valueName: "spec")
+    )
+    var toStore: String
+
+    @Flag(name: .long, help: "On failure, print the error code and its cause too.")
+    var verbose = false
+
+    func run() async throws {
+        let from = try StoreSpec(parsing: fromStore)
+        let to = try StoreSpec(parsing: toStore)
+        guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
+        try await Failure.report(verbose: verbose) {
+            let source = try StoreOptions(store: fromStore).dependencies(from, openMode: .openExisting).store
+            let target = try StoreOptions(store: toStore).dependencies(to, openMode: .createIfMissing).store
+            let posts = try await source.query(.all)
+            let summary = try await target.apply(PostChangeSet(upserts: posts))
+            Output.line(
+                "Copied \(posts.count) posts from \(from) to \(to): \(summary.inserted) inserted, "
+                    + "\(summary.updated) updated, \(summary.unchanged) unchanged."
+            )
+        }
+    }
+}
+
+extension StoreOptions {
+    /// Options naming one store, for commands with two.
+    init(store: String) {
+        self.init()
+        self.store = store
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import PostStore
+
+/// Turns what a command throws into one line on standard error and the documented exit code.
+enum Failure {
+    /// Runs a command's body, reporting a ``PostStoreError`` as `poststore: message` and exiting with its code.
+    static func report<Result>(verbose: Bool, _ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as PostStoreError {
+            Output.error("poststore: \(verbose ? error.description : error.message)")
+            throw ExitCode(exitCode(for: error.code))
+        }
+    }
+
+    /// The exit code documented for an error code.
+    static func exitCode(for code: PostStoreError.Code) -> Int32 {
+        switch code {
+        case .invalidArgument, .invalidQuery: 64
+        case .invalidData, .constraintViolation: 65
+        case .storeNotFound, .sourceNotFound: 66
+        case .sourceUnavailable: 69
+        case .corruptStore, .unsupportedVersion, .migrationMismatch, .ioFailure, .storeBusy: 74
+        default: 1
+        }
+    }
+}

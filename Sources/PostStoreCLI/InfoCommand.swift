@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import PostStore
+
+/// `poststore info`: what a store is and holds.
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show a store's engine, location, schema version, post count and last sync.",
+        discussion: """
+            Examples:
+              poststore info --store demo.sqlite
+              poststore info --format json
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(name: .long, help: "text or json.")
+    var format: Format = .text
+
+    func run() async throws {
+        let spec = try options.spec()
+        try await Failure.report(verbose: options.verbose) {
+            let store = try options.dependencies(spec, openMode: .openExisting).store
+            let info = StoreInfo(
+                engine: spec.engine,
+                location: spec.path ?? "memory",
+                schemaVersion: try Self.schemaVersion(spec),
+                postCount: try await store.count(),
+                lastSync: try await store.syncStates().first.map(StoreInfo.LastSync.init)
+            )
+            switch format {
+            case .json: Output.data(try info.json() + Data("\n".utf8))
+            case .text: Output.line(info.text)
+            }
+        }
+    }
+
+    /// The SQLite schema version, or the JSON store's format version; nil for memory.
+    private static func schemaVersion(_ spec: StoreSpec) throws -> Int? {
+        switch spec {
+        case .sqlite(let path): try SQLitePostStore.schemaStatus(ofStoreAt: path).version
+        case .json: JSONStoreDocument.currentVersion
+        case .memory: nil
+        }
+    }
+}
+
+/// What `info` prints.
+struct StoreInfo: Encodable {
+    struct LastSync: Encodable {
+        let source: String
+        let syncedAt: String
+        let etag: String?
+        let fetched: Int
+
+        init(_ state: SyncState) {
+            source = state.source
+            syncedAt = state.syncedAt.formatted(.iso8601)
+            etag = state.etag
+            fetched = state.fetched
+        }
+    }
+
+    let engine: String
+    let location: String
+    let schemaVersion: Int?
+    let postCount: Int
+    let lastSync: LastSync?
+
+    var text: String {
+        var lines = [
+            "engine:         \(engine)",
+            "location:       \(location)",
+            "schema version: \(schemaVersion.map(String.init) ?? "-")",
+            "posts:          \(postCount)",
+        ]
+        if let lastSync {
+            lines.append("last sync:      \(lastSync.syncedAt) from \(lastSync.source) (\(lastSync.fetched) fetched)")
+            lines.append("etag:           \(lastSync.etag ?? "-")")
+        } else {
+            lines.append("last sync:      never")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import PostStore
+
+/// `poststore migrate`: applies a SQLite store's pending migrations, or lists them.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Apply a SQLite store's pending migrations, or list applied and pending ones with --status.",
+        discussion: """
+            Examples:
+              poststore migrate --store demo.sqlite --status
+              poststore migrate --store demo.sqlite
+            """
+    )
+
+    @OptionGroup var options: StoreOptions
+
+    @Flag(name: .long, help: "List the applied and pending migrations; change nothing.")
+    var status = false
+
+    func run() async throws {
+        let spec = try options.spec()
+        guard case .sqlite(let path) = spec else {
+            Output.line(
+                "\(spec) has no migrations: only SQLite stores do (a JSON store's format is versioned as a whole)."
+            )
+            return
+        }
+        try await Failure.report(verbose: options.verbose) {
+            let before = try SQLitePostStore.schemaStatus(ofStoreAt: path)
+            if status {
+                for migration in before.applied { Output.line("applied  \(Self.name(migration))") }
+                for migration in before.pending { Output.line("pending  \(Self.name(migration))") }
+                return
+            }
+            _ = try options.dependencies(spec, openMode: .openExisting).store
+            let after = try SQLitePostStore.schemaStatus(ofStoreAt: path)
+            let count = after.applied.count - before.applied.count
+            Output.line("Applied \(count) migration\(count == 1 ? "" : "s"); schema version \(after.version).")
+        }
+    }
+
+    private static func name(_ migration: SQLiteSchemaStatus.Migration) -> String {
+        migration.name
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Standard output for data, standard error for messages.
+enum Output {
+    /// Writes a line to standard output.
+    static func line(_ text: String) {
+        data(Data((text + "\n").utf8))
+    }
+
+    /// Writes bytes to standard output.
+    static func data(_ bytes: Data) {
+        FileHandle.standardOutput.write(bytes)
+    }
+
+    /// Writes a line to standard error.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Whether standard error is a terminal (a progress display belongs there only then).
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// The terminal's width for standard output: `$COLUMNS`, else the terminal's, else 100.
+    static var width: Int {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
+            return columns
+        }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 100
+    }
+}

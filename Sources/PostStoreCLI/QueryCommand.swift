@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import PostStore
+
+/// `poststore query`: prints the posts a query selects.
+struct QueryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Print the posts a query selects.",
+        discussion: """
+            Examples:
+              poststore query --store demo.sqlite --user 1
+              poststore query --search "dolor sit" --sort -id --limit 5 --format json
+              poststore query --format csv > posts.csv
+              poststore query --count
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json, ndjson, csv
+    }
+
+    enum Sort: String, ExpressibleByArgument, CaseIterable {
+        case id
+        case descendingId = "-id"
+        case title, user
+
+        var order: PostQuery.Sort {
+            switch self {
+            case .id: .idAscending
+            case .descendingId: .idDescending
+            case .title: .title
+            case .user: .user
+            }
+        }
+    }
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(name: .customLong("id"), help: "Only this id (repeat for several).")
+    var ids: [Int] = []
+
+    @Option(name: .customLong("user"), help: "Only posts of this user id (repeat for several).")
+    var users: [Int] = []
+
+    @Option(name: .long, help: "Every word must occur in the title or the body (case-insensitive).")
+    var search: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "id, -id, title or user.")
+    var sort: Sort = .id
+
+    @Option(name: .long, help: "At most N posts.")
+    var limit: Int?
+
+    @Option(name: .long, help: "Skip the first N posts.")
+    var offset: Int = 0
+
+    @Option(name: .long, help: "table, json, ndjson or csv.")
+    var format: Format = .table
+
+    @Flag(name: .long, help: "Print only how many posts match.")
+    var count = false
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more (got \(limit)).") }
+        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more (got \(offset)).") }
+    }
+
+    func run() async throws {
+        let spec = try options.spec()
+        try await Failure.report(verbose: options.verbose) {
+            let store = try options.dependencies(spec, openMode: .openExisting).store
+            let query = PostQuery(
+                ids: ids.isEmpty ? nil : Set(ids),
+                userIds: users.isEmpty ? nil : Set(users),
+                search: search ?? "",
+                sort: sort.order,
+                limit: count ? nil : limit,
+                offset: count ? 0 : offset
+            )
+            let posts = try await store.query(query)
+            if count {
+                Output.line(String(posts.count))
+                return
+            }
+            switch format {
+            case .json: Output.data(PostEncoding.jsonArray(posts) + Data("\n".utf8))
+            case .ndjson:
+                for post in posts { Output.data(PostEncoding.jsonObject(post) + Data("\n".utf8)) }
+            case .csv: Output.data(Data(PostTable.csv(posts).utf8))
+            case .table: Output.data(Data(PostTable.text(posts, width: Output.width).utf8))
+            }
+        }
+    }
+}

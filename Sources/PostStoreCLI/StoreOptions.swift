@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PostStore
+
+/// The options every command shares: which store, and how much to say.
+struct StoreOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "sqlite:PATH, json:PATH, memory:, or a .sqlite/.sqlite3/.db/.json path.",
+            valueName: "spec"
+        )
+    )
+    var store: String?
+
+    @Flag(name: .long, help: "On failure, print the error code and its cause too.")
+    var verbose = false
+
+    func validate() throws {
+        _ = try spec()
+    }
+
+    /// The store this run uses.
+    func spec() throws(ValidationError) -> StoreSpec {
+        try StoreSpec.resolve(store, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The live graph for `spec` and `source`, wired by the composition root.
+    func dependencies(
+        _ spec: StoreSpec,
+        source: PostStoreConfiguration.Source = .http(HTTPPostDataService.defaultURL),
+        openMode: StoreOpenMode,
+        requestTimeout: Duration = .seconds(30),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        logger: Logger = Logger(label: "poststore") { _ in SwiftLogNoOpLogHandler() }
+    ) throws -> PostStoreDependencies {
+        let configuration = PostStoreConfiguration(
+            store: spec.configuration,
+            source: source,
+            openMode: openMode,
+            requestTimeout: requestTimeout,
+            retryPolicy: retryPolicy
+        )
+        do {
+            return try PostStoreDependencies.live(configuration, logger: logger)
+        } catch let error as PostStoreError where error.code == .storeNotFound && openMode == .openExisting {
+            throw PostStoreError(
+                .storeNotFound,
+                "\(error.message) Run `poststore sync --store \(spec)` first.",
+                path: error.path
+            )
+        }
+    }
+}

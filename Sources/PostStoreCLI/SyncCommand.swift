@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PostStore
+
+/// `poststore sync`: brings the store up to date with the source.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Bring the store up to date with a source.",
+        discussion: """
+            Examples:
+              poststore sync --from Samples/posts.json --store demo.sqlite
+              poststore sync --from https://jsonplaceholder.typicode.com/posts --prune --format json
+              cat posts.ndjson | poststore sync --from - --store json:posts.json --dry-run
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("An http(s) URL, a JSON or NDJSON file, or - for standard input.", valueName: "source")
+    )
+    var from: String?
+
+    @Flag(name: .long, help: "Delete stored posts the source no longer has.")
+    var prune = false
+
+    @Flag(name: .long, help: "Prune even past the guard (more than half of the stored posts).")
+    var force = false
+
+    @Flag(name: .customLong("dry-run"), help: "Report what the sync would do, and write nothing.")
+    var dryRun = false
+
+    @Option(name: .customLong("page-size"), help: "Fetch an http(s) source in pages of N posts (_page/_limit).")
+    var pageSize: Int?
+
+    @Option(name: .long, help: "Seconds each HTTP request may take.")
+    var timeout: Double = 30
+
+    @Option(name: .long, help: "Retries after the first attempt of a failed HTTP request.")
+    var retries: Int = 3
+
+    @Option(name: .long, help: "text or json.")
+    var format: Format = .text
+
+    @Flag(name: .long, help: "Print nothing to standard error on success.")
+    var quiet = false
+
+    func validate() throws {
+        if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1 (got \(pageSize)).") }
+        guard timeout > 0, timeout.isFinite else {
+            throw ValidationError("--timeout must be a positive number of seconds.")
+        }
+        guard retries >= 0 else { throw ValidationError("--retries must be 0 or more (got \(retries)).") }
+        if force && !prune { throw ValidationError("--force only makes sense with --prune.") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let spec = try options.spec()
+        let source = try SourceSpec.resolve(from, pageSize: pageSize, environment: environment)
+        try await Failure.report(verbose: options.verbose) {
+            if case .sqlite(let path) = spec, options.store == nil, environment["POSTSTORE_STORE"] == nil {
+                // The default store's folder is ours to create.
+                try? FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent,
+                    withIntermediateDirectories: true
+                )
+            }
+            let dependencies = try options.dependencies(
+                spec,
+                source: source,
+                openMode: .createIfMissing,
+                requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())),
+                retryPolicy: RetryPolicy(maximumAttempts: retries + 1)
+            )
+            let progress = ProgressDisplay(enabled: !quiet && Output.standardErrorIsTerminal)
+            let report = try await dependencies.syncService.sync(
+                SyncOptions(prune: prune, force: force, dryRun: dryRun),
+                progress: progress.show
+            )
+            progress.finish()
+            switch format {
+            case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
+            case .text: Output.line(Self.text(report, store: spec))
+            }
+        }
+    }
+
+    static func text(_ report: SyncReport, store: StoreSpec) -> String {
+        let verb = report.dryRun ? "Dry run: would sync" : "Synced"
+        if report.notModified {
+            return "\(verb) \(report.source) into \(store): not modified since the last sync."
+        }
+        let pages = "\(report.pages) page\(report.pages == 1 ? "" : "s")"
+        let seconds = String(
+            format: "%.2f",
+            Double(report.duration.components.seconds)
+                + Double(report.duration.components.attoseconds) / 1e18
+        )
+        return "\(verb) \(report.source) into \(store): \(report.fetched) fetched, \(report.inserted) inserted, "
+            + "\(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted "
+            + "(\(pages), \(seconds) s)."
+    }
+}
+
+/// `sync --format json`: the report with the store named.
+struct SyncOutput: Encodable {
+    let source: String
+    let store: String
+    let fetched, inserted, updated, unchanged, deleted: Int
+    let notModified: Bool
+    let pages: Int
+    let durationSeconds: Double
+
+    init(report: SyncReport, store: String) {
+        source = report.source
+        self.store = store
+        fetched = report.fetched
+        inserted = report.inserted
+        updated = report.updated
+        unchanged = report.unchanged
+        deleted = report.deleted
+        notModified = report.notModified
+        pages = report.pages
+        let (seconds, attoseconds) = report.duration.components
+        durationSeconds = ((Double(seconds) + Double(attoseconds) / 1e18) * 1000).rounded() / 1000
+    }
+
+    func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
