@@ -44,7 +44,7 @@ struct FilePostDataServiceTests {
             path: FilePostDataService.standardInputPath,
             fileSystem: FailingFileSystem(standardInput: format.encode(Self.posts))
         )
-        #expect(service.source == "-")
+        #expect(service.source == "standard input")
         #expect(try await service.fetchPosts(PostFetchRequest()) == .posts(Self.posts, etag: nil, pages: 1))
     }
 

@@ -21,8 +21,8 @@ public struct FilePostDataService: PostDataService {
 
     private let fileSystem: any FileSystemProtocol
 
-    /// The path, as sync states and reports name it; `-` for standard input.
-    public var source: String { path }
+    /// The path, as sync states and reports name it; `standard input` for `-`.
+    public var source: String { path == Self.standardInputPath ? "standard input" : path }
 
     /// Creates a service.
     ///
