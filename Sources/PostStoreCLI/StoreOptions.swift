@@ -14,7 +14,7 @@ struct StoreOptions: ParsableArguments {
     )
     var store: String?
 
-    @Flag(name: .long, help: "On failure, print the error code and its cause too.")
+    @Flag(name: .long, help: "On failure, print the error code and its cause too; sync also logs each retry.")
     var verbose = false
 
     func validate() throws {

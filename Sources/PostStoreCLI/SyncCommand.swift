@@ -78,7 +78,8 @@ struct SyncCommand: AsyncParsableCommand {
                 source: source,
                 openMode: .createIfMissing,
                 requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())),
-                retryPolicy: RetryPolicy(maximumAttempts: retries + 1)
+                retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
+                logger: options.verbose ? Self.standardErrorLogger : Self.silentLogger
             )
             let progress = ProgressDisplay(enabled: !quiet && Output.standardErrorIsTerminal)
             let report = try await dependencies.syncService.sync(
@@ -92,6 +93,11 @@ struct SyncCommand: AsyncParsableCommand {
             }
         }
     }
+
+    /// With `--verbose`: the sync's and each retry's log lines on standard error.
+    private static let standardErrorLogger = Logger(label: "poststore") { StreamLogHandler.standardError(label: $0) }
+
+    private static let silentLogger = Logger(label: "poststore") { _ in SwiftLogNoOpLogHandler() }
 
     static func text(_ report: SyncReport, store: StoreSpec) -> String {
         let verb = report.dryRun ? "Dry run: would sync" : "Synced"
