@@ -71,12 +71,19 @@ let package = Package(
             dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Test-only helpers shared by the test targets: a socket HTTP server on 127.0.0.1 and temporary folders.
+        .target(
+            name: "PostStoreTestSupport",
+            path: "Tests/PostStoreTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PostStoreTests",
             dependencies: [
                 "PostStore",
                 "PostStoreMigrations",
                 "PostStoreTesting",
+                "PostStoreTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -102,6 +109,13 @@ let package = Package(
         .testTarget(
             name: "PostStoreTestingTests",
             dependencies: ["PostStore", "PostStoreTesting"],
+            swiftSettings: swiftSettings
+        ),
+        // End-to-end: runs the built `poststore` binary as a subprocess; depending on the executable target makes
+        // SwiftPM build it first.
+        .testTarget(
+            name: "PostStoreCLITests",
+            dependencies: ["PostStoreCLI", "PostStore", "PostStoreTesting", "PostStoreTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

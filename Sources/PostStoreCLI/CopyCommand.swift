@@ -8,8 +8,9 @@ struct CopyCommand: AsyncParsableCommand {
         commandName: "copy",
         abstract: "Copy every post from one store to another (for example a JSON file into SQLite).",
         discussion: """
-            Example:
+            Examples:
               poststore copy --from-store json:posts.json --to-store posts.sqlite
+              poststore copy --from-store posts.sqlite --to-store json:backup.json
             """
     )
 

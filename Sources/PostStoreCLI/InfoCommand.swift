@@ -59,6 +59,18 @@ struct StoreInfo: Encodable {
         let etag: String?
         let fetched: Int
 
+        private enum CodingKeys: String, CodingKey {
+            case source, syncedAt, etag, fetched
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(source, forKey: .source)
+            try container.encode(syncedAt, forKey: .syncedAt)
+            try container.encode(etag, forKey: .etag)
+            try container.encode(fetched, forKey: .fetched)
+        }
+
         init(_ state: SyncState) {
             source = state.source
             syncedAt = state.syncedAt.formatted(.iso8601)
@@ -87,6 +99,20 @@ struct StoreInfo: Encodable {
             lines.append("last sync:      never")
         }
         return lines.joined(separator: "\n")
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case engine, location, schemaVersion, postCount, lastSync
+    }
+
+    /// Every key, with `null` where there is no value, so scripts can rely on them.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(engine, forKey: .engine)
+        try container.encode(location, forKey: .location)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(postCount, forKey: .postCount)
+        try container.encode(lastSync, forKey: .lastSync)
     }
 
     func json() throws -> Data {

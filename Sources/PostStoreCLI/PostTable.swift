@@ -6,7 +6,7 @@ enum PostTable {
     static func text(_ posts: [Post], width: Int) -> String {
         let idWidth = max(2, posts.map { String($0.id).count }.max() ?? 0)
         let userWidth = max(6, posts.map { String($0.userId).count }.max() ?? 0)
-        let textWidth = max(width - idWidth - userWidth - 6, 20)
+        let textWidth = max(width - idWidth - userWidth - 6, 8)
         let titleWidth = min(max(5, posts.map { oneLine($0.title).count }.max() ?? 0), textWidth * 2 / 5)
         let bodyWidth = max(textWidth - titleWidth, 4)
         func row(_ id: String, _ user: String, _ title: String, _ body: String) -> String {
@@ -17,7 +17,8 @@ enum PostTable {
         for post in posts {
             lines.append(row(String(post.id), String(post.userId), oneLine(post.title), oneLine(post.body)))
         }
-        return lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n") + "\n"
+        // Narrow terminals: whatever the columns need, no line is wider than asked.
+        return lines.map { cut($0.trimmingTrailingSpaces(), max(width, 1)) }.joined(separator: "\n") + "\n"
     }
 
     /// A header `id,userId,title,body` and one record per post, fields quoted when they hold a comma, a quote or

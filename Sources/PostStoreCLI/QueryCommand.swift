@@ -49,10 +49,10 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "id, -id, title or user.")
     var sort: Sort = .id
 
-    @Option(name: .long, help: "At most N posts.")
+    @Option(name: .long, parsing: .unconditional, help: "At most N posts.")
     var limit: Int?
 
-    @Option(name: .long, help: "Skip the first N posts.")
+    @Option(name: .long, parsing: .unconditional, help: "Skip the first N posts.")
     var offset: Int = 0
 
     @Option(name: .long, help: "table, json, ndjson or csv.")

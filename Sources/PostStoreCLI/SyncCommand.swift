@@ -37,13 +37,17 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Report what the sync would do, and write nothing.")
     var dryRun = false
 
-    @Option(name: .customLong("page-size"), help: "Fetch an http(s) source in pages of N posts (_page/_limit).")
+    @Option(
+        name: .customLong("page-size"),
+        parsing: .unconditional,
+        help: "Fetch an http(s) source in pages of N posts (_page/_limit)."
+    )
     var pageSize: Int?
 
-    @Option(name: .long, help: "Seconds each HTTP request may take.")
+    @Option(name: .long, parsing: .unconditional, help: "Seconds each HTTP request may take.")
     var timeout: Double = 30
 
-    @Option(name: .long, help: "Retries after the first attempt of a failed HTTP request.")
+    @Option(name: .long, parsing: .unconditional, help: "Retries after the first attempt of a failed HTTP request.")
     var retries: Int = 3
 
     @Option(name: .long, help: "text or json.")
@@ -66,31 +70,50 @@ struct SyncCommand: AsyncParsableCommand {
         let spec = try options.spec()
         let source = try SourceSpec.resolve(from, pageSize: pageSize, environment: environment)
         try await Failure.report(verbose: options.verbose) {
-            if case .sqlite(let path) = spec, options.store == nil, environment["POSTSTORE_STORE"] == nil {
+            if case .sqlite(let path) = spec, options.store == nil, (environment["POSTSTORE_STORE"] ?? "").isEmpty {
                 // The default store's folder is ours to create.
                 try? FileManager.default.createDirectory(
                     atPath: (path as NSString).deletingLastPathComponent,
                     withIntermediateDirectories: true
                 )
             }
-            let dependencies = try options.dependencies(
-                spec,
-                source: source,
-                openMode: .createIfMissing,
-                requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())),
-                retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
-                logger: options.verbose ? Self.standardErrorLogger : Self.silentLogger
-            )
+            let dependencies = try wire(spec, source)
             let progress = ProgressDisplay(enabled: !quiet && Output.standardErrorIsTerminal)
-            let report = try await dependencies.syncService.sync(
-                SyncOptions(prune: prune, force: force, dryRun: dryRun),
-                progress: progress.show
-            )
+            let report: SyncReport
+            do {
+                report = try await dependencies.syncService.sync(
+                    SyncOptions(prune: prune, force: force, dryRun: dryRun),
+                    progress: progress.show
+                )
+            } catch let error as PostStoreError where error.code == .sourceNotFound && !source.isFile {
+                // A URL that answers 404 is an unavailable source to a script (69); 66 is for missing files.
+                throw PostStoreError(.sourceUnavailable, error.message, path: error.path, cause: error)
+            }
             progress.finish()
             switch format {
             case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
             case .text: Output.line(Self.text(report, store: spec))
             }
+        }
+    }
+
+    /// The live graph. A dry run never creates a store: on a missing one it previews against an empty store.
+    private func wire(_ spec: StoreSpec, _ source: PostStoreConfiguration.Source) throws -> PostStoreDependencies {
+        let wire = { (spec: StoreSpec, openMode: StoreOpenMode) in
+            try options.dependencies(
+                spec,
+                source: source,
+                openMode: openMode,
+                requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())),
+                retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
+                logger: options.verbose ? Self.standardErrorLogger : Self.silentLogger
+            )
+        }
+        guard dryRun else { return try wire(spec, .createIfMissing) }
+        do {
+            return try wire(spec, .openExisting)
+        } catch let error as PostStoreError where error.code == .storeNotFound {
+            return try wire(.memory, .createIfMissing)
         }
     }
 
@@ -113,6 +136,14 @@ struct SyncCommand: AsyncParsableCommand {
         return "\(verb) \(report.source) into \(store): \(report.fetched) fetched, \(report.inserted) inserted, "
             + "\(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted "
             + "(\(pages), \(seconds) s)."
+    }
+}
+
+extension PostStoreConfiguration.Source {
+    /// Whether the source is a file (or standard input) rather than a URL.
+    fileprivate var isFile: Bool {
+        if case .file = self { return true }
+        return false
     }
 }
 

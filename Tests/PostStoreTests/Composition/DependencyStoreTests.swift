@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing

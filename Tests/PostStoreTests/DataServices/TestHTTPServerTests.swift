@@ -3,6 +3,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import PostStoreTestSupport
 #endif
 
 /// Checks the test server itself through URLSession, the client the HTTP tests use.

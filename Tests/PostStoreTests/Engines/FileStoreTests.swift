@@ -1,4 +1,5 @@
 import Foundation
+import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 

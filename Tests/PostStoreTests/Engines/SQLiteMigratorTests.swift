@@ -1,5 +1,6 @@
 import Foundation
 import PostStoreMigrations
+import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 

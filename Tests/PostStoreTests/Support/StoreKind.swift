@@ -1,4 +1,5 @@
 import Foundation
+import PostStoreTestSupport
 import Testing
 
 @testable import PostStore

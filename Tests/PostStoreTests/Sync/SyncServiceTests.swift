@@ -1,6 +1,7 @@
 import Foundation
 import InMemoryLogging
 import Logging
+import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A fresh folder under the system's temporary directory, deleted with everything in it when released.
-final class TemporaryDirectory: Sendable {
+public final class TemporaryDirectory: Sendable {
     /// The folder's path.
-    let path: String
+    public let path: String
 
-    init() throws {
+    public init() throws {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("poststore-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -13,10 +13,10 @@ final class TemporaryDirectory: Sendable {
     }
 
     /// The path of `name` inside the folder.
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
     /// The names of the folder's entries, sorted.
-    func entries() throws -> [String] {
+    public func entries() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: path).sorted()
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,23 +20,23 @@ import Darwin
 /// }
 /// let (data, _) = try await URLSession.shared.data(from: server.url("/posts?_page=1"))
 /// ```
-final class TestHTTPServer: Sendable {
+public final class TestHTTPServer: Sendable {
     /// A request as the server read it.
-    struct Request: Sendable {
+    public struct Request: Sendable {
         /// The method, such as `GET`.
-        let method: String
+        public let method: String
         /// The path plus `?query` as sent, such as `/posts?_page=2&_limit=10`.
-        let target: String
+        public let target: String
         /// The target's path, such as `/posts`.
-        let path: String
+        public let path: String
         /// The query's items, percent-decoded (`+` is kept as it is); when a name repeats, the last value wins.
-        let queryItems: [String: String]
+        public let queryItems: [String: String]
         /// The header fields, names lowercased; when a name repeats, the last value wins.
-        let headers: [String: String]
+        public let headers: [String: String]
     }
 
     /// What the server sends back for a request.
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         /// A complete response; the server adds Content-Length and `Connection: close`.
         case response(status: Int, headers: [(String, String)] = [], body: Data = Data())
         /// Sends the status and headers with `Content-Length: declaredLength`, then only `body`, then closes.
@@ -48,17 +48,17 @@ final class TestHTTPServer: Sendable {
     }
 
     /// A socket call that failed while the server was starting.
-    struct SocketError: Error, CustomStringConvertible {
+    public struct SocketError: Error, CustomStringConvertible {
         /// The failed call, such as `bind`.
-        let call: String
+        public let call: String
         /// The `errno` it left.
-        let code: Int32
+        public let code: Int32
 
-        var description: String { "\(call) failed: \(String(cString: strerror(code))) (errno \(code))" }
+        public var description: String { "\(call) failed: \(String(cString: strerror(code))) (errno \(code))" }
     }
 
     /// The port the server listens on.
-    let port: Int
+    public let port: Int
     private let listener: Listener
     private let shared: Shared
 
@@ -66,7 +66,7 @@ final class TestHTTPServer: Sendable {
     ///
     /// - Parameter handler: Chooses the reply to each request; called on the connection's thread.
     /// - Throws: `SocketError` when the socket cannot be created, bound or put to listen.
-    init(handler: @escaping @Sendable (Request) -> Reply) throws {
+    public init(handler: @escaping @Sendable (Request) -> Reply) throws {
         let fd = socket(AF_INET, Self.streamType, 0)
         guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
         func fail(_ call: String) -> SocketError {
@@ -102,21 +102,21 @@ final class TestHTTPServer: Sendable {
     deinit { stop() }
 
     /// `http://127.0.0.1:PORT`.
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// The URL of `pathAndQuery` on this server, such as `url("/posts?_page=2")`.
-    func url(_ pathAndQuery: String) -> URL {
+    public func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + (pathAndQuery.hasPrefix("/") ? "" : "/") + pathAndQuery)!
     }
 
     /// Every request received so far, in the order their heads were read.
-    var requests: [Request] { shared.requests.withLock { $0 } }
+    public var requests: [Request] { shared.requests.withLock { $0 } }
 
     /// Stops accepting connections; connections already accepted finish their replies.
     ///
     /// Returns at once: the listening socket stops listening here and the accepting thread closes it shortly after.
     /// Calling it again does nothing.
-    func stop() {
+    public func stop() {
         listener.state.withLock { state in
             guard !state.stopped else { return }
             state.stopped = true

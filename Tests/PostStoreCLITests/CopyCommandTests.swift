@@ -1,0 +1,68 @@
+import Foundation
+import PostStore
+import PostStoreTesting
+import Testing
+
+/// `poststore copy` between engines.
+@Suite struct CopyCommandTests {
+    static let posts = SamplePosts.make(count: 25)
+
+    @Test(arguments: [
+        (from: "json:source.json", to: "target.sqlite", names: "json:source.json to sqlite:target.sqlite"),
+        (from: "source.sqlite", to: "json:target.json", names: "sqlite:source.sqlite to json:target.json"),
+        (from: "source.db", to: "sqlite:target.sqlite3", names: "sqlite:source.db to sqlite:target.sqlite3"),
+    ])
+    func copiesEveryPostToAnotherEngine(from: String, to: String, names: String) async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: from)
+
+        let result = try await sandbox.run(["copy", "--from-store", from, "--to-store", to])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(
+            result.output == "Copied 25 posts from \(names): 25 inserted, 0 updated, 0 unchanged.\n",
+            "\(result)"
+        )
+        #expect(try await sandbox.run(["query", "--store", to, "--count"]).output == "25\n")
+        #expect(try await sandbox.posts(in: to) == Self.posts)
+    }
+
+    @Test func copyingIntoAStoreWithPostsUpdatesThem() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: "json:source.json")
+        var older = Array(Self.posts.prefix(10))
+        older[0].title = "an older title"
+        try await sandbox.seed(older, into: "target.sqlite")
+
+        let result = try await sandbox.run(["copy", "--from-store", "json:source.json", "--to-store", "target.sqlite"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.output.hasSuffix(": 15 inserted, 1 updated, 9 unchanged.\n"), "\(result)")
+        #expect(try await sandbox.posts(in: "target.sqlite") == Self.posts)
+    }
+
+    @Test func copyingAStoreOntoItselfIsAUsageError() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: "posts.sqlite")
+        let before = try sandbox.snapshot()
+
+        let result = try await sandbox.run([
+            "copy", "--from-store", "posts.sqlite", "--to-store", "sqlite:posts.sqlite",
+        ])
+
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.errorLines.first?.hasPrefix("Error: ") == true, "\(result)")
+        #expect(try sandbox.snapshot() == before)
+    }
+
+    @Test func copyingFromAMissingStoreCreatesNothing() async throws {
+        let sandbox = try Sandbox()
+
+        let result = try await sandbox.run(["copy", "--from-store", "missing.json", "--to-store", "target.sqlite"])
+
+        #expect(result.exitCode == 66, "\(result)")
+        #expect(result.errorLines.count == 1, "\(result)")
+        #expect(try sandbox.snapshot().isEmpty)
+    }
+
+}

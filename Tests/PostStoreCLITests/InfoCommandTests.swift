@@ -1,0 +1,85 @@
+import Foundation
+import PostStore
+import PostStoreTesting
+import Testing
+
+/// `poststore info`, as text and as JSON.
+@Suite struct InfoCommandTests {
+    static let posts = SamplePosts.make(count: 25)
+
+    @Test(arguments: [
+        ("sqlite:posts.sqlite", "sqlite", "posts.sqlite", 4), ("json:posts.json", "json", "posts.json", 1),
+    ])
+    func textDescribesTheStore(store: String, engine: String, location: String, version: Int) async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: store)
+
+        let result = try await sandbox.run(["info", "--store", store])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.standardError.isEmpty)
+        let lines = result.outputLines
+        #expect(lines.count == 6, "\(result)")
+        guard lines.count == 6 else { return }
+        #expect(lines[0] == "engine:         \(engine)")
+        #expect(lines[1] == "location:       \(location)")
+        #expect(lines[2] == "schema version: \(version)")
+        #expect(lines[3] == "posts:          25")
+        #expect(lines[4].hasPrefix("last sync:      "))
+        #expect(lines[4].hasSuffix(" from seed.json (25 fetched)"))
+        #expect(lines[5] == "etag:           -")
+    }
+
+    @Test(arguments: [("sqlite:posts.sqlite", "sqlite", 4), ("json:posts.json", "json", 1)])
+    func jsonHasEveryKey(store: String, engine: String, version: Int) async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: store)
+
+        let result = try await sandbox.run(["info", "--store", store, "--format", "json"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.outputLines.count == 1)
+        let info = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        #expect(Set(info.keys) == ["engine", "location", "schemaVersion", "postCount", "lastSync"])
+        #expect(info["engine"] as? String == engine)
+        #expect(info["location"] as? String == String(store.drop { $0 != ":" }.dropFirst()))
+        #expect(info["schemaVersion"] as? Int == version)
+        #expect(info["postCount"] as? Int == 25)
+        let lastSync = try #require(info["lastSync"] as? [String: Any])
+        #expect(lastSync["source"] as? String == "seed.json")
+        #expect(lastSync["fetched"] as? Int == 25)
+        let syncedAt = try #require(lastSync["syncedAt"] as? String)
+        let date = try Date(syncedAt, strategy: .iso8601)
+        #expect(abs(date.timeIntervalSinceNow) < 600, "\(syncedAt)")
+    }
+
+    /// A store that was never synced (here, filled by `copy`) says "never" as text.
+    @Test func aStoreNeverSyncedSaysSo() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: "json:source.json")
+        let copy = try await sandbox.run(["copy", "--from-store", "json:source.json", "--to-store", "copy.sqlite"])
+
+        let result = try await sandbox.run(["info", "--store", "copy.sqlite"])
+
+        #expect(copy.exitCode == 0, "\(copy)")
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.outputLines.last == "last sync:      never", "\(result)")
+    }
+
+    /// The JSON form keeps its five keys even when a value is missing (`null`), so a script can rely on them: a store
+    /// never synced has no last sync, and an in-memory store no schema version.
+    @Test(arguments: ["copy.sqlite", "memory:"])
+    func jsonKeepsEveryKeyWithoutAValue(store: String) async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: "json:source.json")
+        let copy = try await sandbox.run(["copy", "--from-store", "json:source.json", "--to-store", "copy.sqlite"])
+
+        let result = try await sandbox.run(["info", "--store", store, "--format", "json"])
+
+        #expect(copy.exitCode == 0, "\(copy)")
+        #expect(result.exitCode == 0, "\(result)")
+        let info = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        #expect(Set(info.keys) == ["engine", "location", "schemaVersion", "postCount", "lastSync"], "\(result)")
+        #expect(info["lastSync"] is NSNull, "\(result)")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import PostStore
+import PostStoreTesting
+import Testing
+
+/// `poststore migrate` and `migrate --status`.
+@Suite struct MigrateCommandTests {
+    @Test func statusListsTheFourAppliedMigrations() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(SamplePosts.make(count: 3), into: "posts.sqlite")
+        let before = try sandbox.snapshot()
+
+        let result = try await sandbox.run(["migrate", "--store", "posts.sqlite", "--status"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.outputLines.count == 4, "\(result)")
+        for (index, line) in result.outputLines.enumerated() {
+            #expect(line.hasPrefix("applied  000\(index + 1)_"), "\(line)")
+        }
+        #expect(!result.output.contains("pending"))
+        #expect(try sandbox.snapshot() == before)
+    }
+
+    @Test func migratingAnUpToDateStoreAppliesNone() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(SamplePosts.make(count: 3), into: "posts.sqlite")
+        let before = try sandbox.snapshot()
+
+        let result = try await sandbox.run(["migrate", "--store", "posts.sqlite"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.output == "Applied 0 migrations; schema version 4.\n")
+        #expect(try sandbox.snapshot() == before)
+    }
+
+    @Test(arguments: [["--status"], []])
+    func migratingAMissingStoreCreatesNothing(arguments: [String]) async throws {
+        let sandbox = try Sandbox()
+
+        let result = try await sandbox.run(["migrate", "--store", "missing.sqlite"] + arguments)
+
+        #expect(result.exitCode == 66, "\(result)")
+        #expect(result.errorLines.count == 1, "\(result)")
+        #expect(!sandbox.exists("missing.sqlite"))
+    }
+
+    @Test func aJSONStoreHasNoMigrations() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(SamplePosts.make(count: 3), into: "json:posts.json")
+
+        let result = try await sandbox.run(["migrate", "--store", "json:posts.json", "--status"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.output.contains("has no migrations"), "\(result)")
+    }
+}
