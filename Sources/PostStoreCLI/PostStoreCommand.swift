@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `poststore`: sync JSONPlaceholder-style posts into a store and query them.
 @main
@@ -15,4 +16,26 @@ struct PostStoreCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [SyncCommand.self, QueryCommand.self, InfoCommand.self, MigrateCommand.self, CopyCommand.self]
     )
+
+    /// Runs the command. A usage error is one line, `poststore: …`, with a pointer to `--help` (the whole usage
+    /// with `--verbose`); help, the version and failures the commands reported themselves end as argument-parser
+    /// ends them.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is ExitCode || CommandLine.arguments.contains("--verbose") {
+                exit(withError: error)
+            }
+            let line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            FileHandle.standardError.write(Data("poststore: \(line) (see 'poststore --help')\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

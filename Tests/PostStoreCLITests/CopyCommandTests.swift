@@ -51,7 +51,7 @@ import Testing
         ])
 
         #expect(result.exitCode == 64, "\(result)")
-        #expect(result.errorLines.first?.hasPrefix("Error: ") == true, "\(result)")
+        #expect(result.errorLines.first?.hasPrefix("poststore: ") == true, "\(result)")
         #expect(try sandbox.snapshot() == before)
     }
 

@@ -119,7 +119,7 @@ import Testing
         let result = try await sandbox.run(["query"], environment: ["POSTSTORE_STORE": "posts.txt"])
 
         #expect(result.exitCode == 64, "\(result)")
-        #expect(result.errorLines.first?.hasPrefix("Error: ") == true, "\(result)")
+        #expect(result.errorLines.first?.hasPrefix("poststore: ") == true, "\(result)")
         #expect(result.errorOutput.contains("posts.txt"), "\(result)")
     }
 }

@@ -47,7 +47,8 @@ enum PostStoreExecutable {
         environment: [String: String],
         in directory: String,
         standardInput: Data? = nil,
-        timeout: Duration = .seconds(15)
+        timeout: Duration = .seconds(15),
+        interrupt: (after: Duration, signal: Int32)? = nil
     ) async throws -> CommandResult {
         let executable = try url()
         // Blocking waits belong on threads of their own, never on the concurrency pool's few threads.
@@ -61,7 +62,8 @@ enum PostStoreExecutable {
                             environment: environment,
                             directory: directory,
                             standardInput: standardInput,
-                            timeout: timeout
+                            timeout: timeout,
+                            interrupt: interrupt
                         )
                     }
                 )
@@ -112,7 +114,8 @@ enum PostStoreExecutable {
         environment: [String: String],
         directory: String,
         standardInput: Data?,
-        timeout: Duration
+        timeout: Duration,
+        interrupt: (after: Duration, signal: Int32)?
     ) throws -> CommandResult {
         let process = Process()
         process.executableURL = executable
@@ -143,6 +146,16 @@ enum PostStoreExecutable {
             }.start()
         }
 
+        if let interrupt {
+            // As a person pressing Ctrl-C (SIGINT) or a supervisor stopping it (SIGTERM) would, mid-run.
+            let (seconds, attoseconds) = interrupt.after.components
+            let wait = DispatchTime.now() + Double(seconds) + Double(attoseconds) / 1e18
+            if exited.wait(timeout: wait) == .timedOut {
+                kill(process.processIdentifier, interrupt.signal)
+            } else {
+                exited.signal()
+            }
+        }
         let (seconds, attoseconds) = timeout.components
         let deadline = DispatchTime.now() + Double(seconds) + Double(attoseconds) / 1e18
         var timedOut = false

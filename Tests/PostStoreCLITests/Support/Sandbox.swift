@@ -83,7 +83,8 @@ struct Sandbox: CustomStringConvertible {
     func run(
         _ arguments: [String],
         environment changes: [String: String?] = [:],
-        input: Data? = nil
+        input: Data? = nil,
+        interrupt: (after: Duration, signal: Int32)? = nil
     ) async throws -> CommandResult {
         var environment = environment
         for (name, value) in changes { environment[name] = value }
@@ -91,7 +92,8 @@ struct Sandbox: CustomStringConvertible {
             arguments,
             environment: environment,
             in: directory.path,
-            standardInput: input
+            standardInput: input,
+            interrupt: interrupt
         )
     }
 
