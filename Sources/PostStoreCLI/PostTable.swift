@@ -7,7 +7,7 @@ enum PostTable {
         let idWidth = max(2, posts.map { String($0.id).count }.max() ?? 0)
         let userWidth = max(6, posts.map { String($0.userId).count }.max() ?? 0)
         let textWidth = max(width - idWidth - userWidth - 6, 8)
-        let titleWidth = min(max(5, posts.map { oneLine($0.title).count }.max() ?? 0), textWidth * 2 / 5)
+        let titleWidth = min(max(5, posts.map { columns(oneLine($0.title)) }.max() ?? 0), textWidth * 2 / 5)
         let bodyWidth = max(textWidth - titleWidth, 4)
         func row(_ id: String, _ user: String, _ title: String, _ body: String) -> String {
             pad(id, idWidth, right: true) + "  " + pad(user, userWidth, right: true) + "  "
@@ -42,13 +42,40 @@ enum PostTable {
             .replacingOccurrences(of: "\u{0}", with: "␀")
     }
 
+    /// `text` cut to `width` terminal columns, ending in `…` when cut.
     private static func cut(_ text: String, _ width: Int) -> String {
-        text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
+        guard columns(text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let needed = columns(of: character)
+            if used + needed > width - 1 { break }
+            result.append(character)
+            used += needed
+        }
+        return result + "…"
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let padding = String(repeating: " ", count: max(width - text.count, 0))
+        let padding = String(repeating: " ", count: max(width - columns(text), 0))
         return right ? padding + text : text + padding
+    }
+
+    /// How many terminal columns `text` takes: two for wide characters (CJK, Hangul, emoji), one for the rest.
+    static func columns(_ text: String) -> Int {
+        text.reduce(0) { $0 + columns(of: $1) }
+    }
+
+    private static func columns(of character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        if scalar.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") { return 2 }
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
     }
 }
 
