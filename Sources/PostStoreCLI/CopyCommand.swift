@@ -31,13 +31,14 @@ struct CopyCommand: AsyncParsableCommand {
         let to = try StoreSpec(parsing: toStore)
         guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
         try await Failure.report(verbose: verbose) {
+            try StoreOptions.checkFolder(of: to)
             let source = try StoreOptions(store: fromStore).dependencies(from, openMode: .openExisting).store
             let target = try StoreOptions(store: toStore).dependencies(to, openMode: .createIfMissing).store
             let posts = try await source.query(.all)
             let summary = try await target.apply(PostChangeSet(upserts: posts))
             Output.line(
-                "Copied \(posts.count) posts from \(from) to \(to): \(summary.inserted) inserted, "
-                    + "\(summary.updated) updated, \(summary.unchanged) unchanged."
+                "Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
+                    + "\(summary.updated) updated, \(summary.unchanged) unchanged)."
             )
         }
     }

@@ -28,7 +28,16 @@ struct MigrateCommand: AsyncParsableCommand {
             return
         }
         try await Failure.report(verbose: options.verbose) {
-            let before = try SQLitePostStore.schemaStatus(ofStoreAt: path)
+            let before: SQLiteSchemaStatus
+            do {
+                before = try SQLitePostStore.schemaStatus(ofStoreAt: path)
+            } catch let error as PostStoreError where error.code == .storeNotFound {
+                throw PostStoreError(
+                    .storeNotFound,
+                    "\(error.message) Run `poststore sync --store \(spec)` first.",
+                    path: error.path
+                )
+            }
             if status {
                 for migration in before.applied { Output.line("applied  \(Self.name(migration))") }
                 for migration in before.pending { Output.line("pending  \(Self.name(migration))") }

@@ -7,7 +7,8 @@ enum Output {
         data(Data((text + "\n").utf8))
     }
 
-    /// Writes bytes to standard output.
+    /// Writes bytes to standard output. A reader that stops early (`poststore query | head -1`) ends the program
+    /// with SIGPIPE, as it ends any Unix tool.
     static func data(_ bytes: Data) {
         FileHandle.standardOutput.write(bytes)
     }

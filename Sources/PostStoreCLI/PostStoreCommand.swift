@@ -33,7 +33,8 @@ struct PostStoreCommand: AsyncParsableCommand {
             if code == .success || error is ExitCode || CommandLine.arguments.contains("--verbose") {
                 exit(withError: error)
             }
-            let line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            var line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            if line.hasSuffix(".") { line.removeLast() }
             FileHandle.standardError.write(Data("poststore: \(line) (see 'poststore --help')\n".utf8))
             Foundation.exit(code.rawValue)
         }

@@ -26,6 +26,23 @@ struct StoreOptions: ParsableArguments {
         try StoreSpec.resolve(store, environment: ProcessInfo.processInfo.environment)
     }
 
+    /// Refuses a store whose folder does not exist, before anything tries to create the store in it.
+    static func checkFolder(of spec: StoreSpec) throws {
+        guard let path = spec.path else { return }
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard
+            folder.isEmpty
+                || (FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue)
+        else {
+            throw PostStoreError(
+                .ioFailure,
+                "The folder \(folder) for the store \(path) does not exist; create it first.",
+                path: folder
+            )
+        }
+    }
+
     /// The live graph for `spec` and `source`, wired by the composition root.
     func dependencies(
         _ spec: StoreSpec,

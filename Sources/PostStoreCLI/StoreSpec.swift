@@ -18,6 +18,8 @@ enum StoreSpec: Equatable, CustomStringConvertible {
             self = .json(try Self.path(String(text.dropFirst(5)), in: text))
         } else if lowered == "memory:" {
             self = .memory
+        } else if lowered.hasPrefix("memory:") {
+            throw ValidationError("The store \"\(text)\" is not valid: memory: takes no path.")
         } else if let scheme = text.firstIndex(of: ":"), !text[..<scheme].contains("/"), text[..<scheme].count > 1 {
             throw ValidationError(
                 "Unknown store scheme \"\(text[..<scheme]):\" in \"\(text)\"; use sqlite:PATH, json:PATH or memory:."

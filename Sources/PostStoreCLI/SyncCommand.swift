@@ -70,13 +70,17 @@ struct SyncCommand: AsyncParsableCommand {
         let spec = try options.spec()
         let source = try SourceSpec.resolve(from, pageSize: pageSize, environment: environment)
         try await Failure.report(verbose: options.verbose) {
-            if case .sqlite(let path) = spec, options.store == nil, (environment["POSTSTORE_STORE"] ?? "").isEmpty {
+            if case .sqlite(let path) = spec, !dryRun, options.store == nil,
+                (environment["POSTSTORE_STORE"] ?? "").isEmpty
+            {
                 // The default store's folder is ours to create.
                 try? FileManager.default.createDirectory(
                     atPath: (path as NSString).deletingLastPathComponent,
                     withIntermediateDirectories: true
                 )
             }
+            if !dryRun { try StoreOptions.checkFolder(of: spec) }
+            let isNewStore = spec.path.map { !FileManager.default.fileExists(atPath: $0) } ?? false
             let dependencies = try wire(spec, source)
             let progress = ProgressDisplay(enabled: !quiet && Output.standardErrorIsTerminal)
             let report: SyncReport
@@ -85,7 +89,15 @@ struct SyncCommand: AsyncParsableCommand {
                     SyncOptions(prune: prune, force: force, dryRun: dryRun),
                     progress: progress.show
                 )
-            } catch let error as PostStoreError where error.code == .sourceNotFound && !source.isFile {
+            } catch let error as PostStoreError {
+                progress.finish()
+                // A first sync that failed leaves no empty store behind, as if it had never run.
+                if isNewStore, let path = spec.path {
+                    for suffix in ["", "-wal", "-shm", ".lock"] {
+                        try? FileManager.default.removeItem(atPath: path + suffix)
+                    }
+                }
+                guard error.code == .sourceNotFound, !source.isFile else { throw error }
                 // A URL that answers 404 is an unavailable source to a script (69); 66 is for missing files.
                 throw PostStoreError(.sourceUnavailable, error.message, path: error.path, cause: error)
             }

@@ -20,7 +20,7 @@ import Testing
 
         #expect(result.exitCode == 0, "\(result)")
         #expect(
-            result.output == "Copied 25 posts from \(names): 25 inserted, 0 updated, 0 unchanged.\n",
+            result.output == "Copied 25 posts from \(names) (25 inserted, 0 updated, 0 unchanged).\n",
             "\(result)"
         )
         #expect(try await sandbox.run(["query", "--store", to, "--count"]).output == "25\n")
@@ -37,7 +37,7 @@ import Testing
         let result = try await sandbox.run(["copy", "--from-store", "json:source.json", "--to-store", "target.sqlite"])
 
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.output.hasSuffix(": 15 inserted, 1 updated, 9 unchanged.\n"), "\(result)")
+        #expect(result.output.hasSuffix(" (15 inserted, 1 updated, 9 unchanged).\n"), "\(result)")
         #expect(try await sandbox.posts(in: "target.sqlite") == Self.posts)
     }
 

@@ -47,7 +47,7 @@ enum PostStoreExecutable {
         environment: [String: String],
         in directory: String,
         standardInput: Data? = nil,
-        timeout: Duration = .seconds(15),
+        timeout: Duration = .seconds(60),
         interrupt: (after: Duration, signal: Int32)? = nil
     ) async throws -> CommandResult {
         let executable = try url()

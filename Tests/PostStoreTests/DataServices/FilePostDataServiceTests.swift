@@ -72,14 +72,14 @@ struct FilePostDataServiceTests {
         #expect(error?.path == path)
     }
 
-    @Test("a directory is an ioFailure, naming the path")
+    @Test("a folder is no input file: sourceNotFound, naming the path")
     func directory() async throws {
         let directory = try TemporaryDirectory()
         let error = await #expect(throws: PostStoreError.self) {
             try await FilePostDataService(path: directory.path).fetchPosts(PostFetchRequest())
         }
-        #expect(error?.code == .ioFailure)
-        #expect(error?.message.contains(directory.path) == true, "\(error?.message ?? "")")
+        #expect(error?.code == .sourceNotFound)
+        #expect(error?.message == "\(directory.path) is a folder, not a file of posts.")
         #expect(error?.path == directory.path)
     }
 

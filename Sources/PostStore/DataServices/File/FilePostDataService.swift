@@ -50,6 +50,9 @@ public struct FilePostDataService: PostDataService {
                 data = contents
             }
         } catch let error as PostStoreError {
+            if (error.cause as? SystemError)?.code == EISDIR {
+                throw PostStoreError(.sourceNotFound, "\(path) is a folder, not a file of posts.", path: path)
+            }
             throw error
         } catch {
             throw PostStoreError(
