@@ -1,4 +1,5 @@
 import Foundation
+import PostStoreTestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -131,7 +132,7 @@ enum PostStoreExecutable {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         do {
-            try process.run()
+            try ProcessLaunch.run(process)
         } catch {
             throw Failure(description: "Cannot start \(executable.path): \(error)")
         }
