@@ -40,7 +40,7 @@ struct ReadmeExampleTests {
             dataService: FixedPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "World")]),
             store: InMemoryPostStore(),
             clock: TestClock(),
-            logger: .quiet
+            logger: .silent
         )
         let report = try await service.sync()
         #expect(report.source == "fixed" && report.inserted == 1)

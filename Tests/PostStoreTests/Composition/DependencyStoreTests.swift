@@ -199,13 +199,13 @@ import Testing
 
     @Test func overridingOnlyTheClockOrTheLoggerKeepsTheLiveStore() async throws {
         let container = DependencyStore()
-        container.registerLive(PostStoreConfiguration(store: .inMemory, source: .file(path: "/none")), logger: .quiet)
+        container.registerLive(PostStoreConfiguration(store: .inMemory, source: .file(path: "/none")), logger: .silent)
         let rootStore = try container.resolve((any PostStoreProtocol).self)
 
         let scoped = try await DependencyStore.$current.withValue(container) {
             try await withDependencies {
                 $0.register(TestClock(), for: (any ClockProtocol).self)
-                $0.register(Logger.quiet, for: Logger.self)
+                $0.register(Logger.silent, for: Logger.self)
             } operation: {
                 try DependencyStore.current.resolve((any PostStoreProtocol).self)
             }
@@ -219,7 +219,7 @@ import Testing
         let container = DependencyStore()
         container.registerLive(
             PostStoreConfiguration(store: .sqlite(path: directory.file("live.sqlite")), source: .file(path: "/none")),
-            logger: .quiet
+            logger: .silent
         )
         let store = InMemoryPostStore()
 
@@ -246,7 +246,7 @@ import Testing
             source: .file(path: directory.file("in.json"))
         )
 
-        let dependencies = try PostStoreDependencies.live(configuration, logger: .quiet)
+        let dependencies = try PostStoreDependencies.live(configuration, logger: .silent)
         let report = try await dependencies.syncService.sync()
 
         #expect(report.inserted == 5)

@@ -252,7 +252,7 @@ import Testing
                 client: StubHTTPClient(),
                 clock: TestClock(),
                 random: FixedRandomSource(fraction: 0),
-                logger: .quiet
+                logger: .silent
             )
         }
         #expect(error?.code == .invalidArgument)
@@ -277,7 +277,7 @@ import Testing
             client: client,
             clock: clock,
             random: FixedRandomSource(fraction: random),
-            logger: .quiet
+            logger: .silent
         )
     }
 
