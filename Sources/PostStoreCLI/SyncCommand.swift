@@ -140,11 +140,7 @@ struct SyncCommand: AsyncParsableCommand {
             return "\(verb) \(report.source) into \(store): not modified since the last sync."
         }
         let pages = "\(report.pages) page\(report.pages == 1 ? "" : "s")"
-        let seconds = String(
-            format: "%.2f",
-            Double(report.duration.components.seconds)
-                + Double(report.duration.components.attoseconds) / 1e18
-        )
+        let seconds = String(format: "%.2f", report.durationSeconds)
         return "\(verb) \(report.source) into \(store): \(report.fetched) fetched, \(report.inserted) inserted, "
             + "\(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted "
             + "(\(pages), \(seconds) s)."
@@ -178,8 +174,7 @@ struct SyncOutput: Encodable {
         deleted = report.deleted
         notModified = report.notModified
         pages = report.pages
-        let (seconds, attoseconds) = report.duration.components
-        durationSeconds = ((Double(seconds) + Double(attoseconds) / 1e18) * 1000).rounded() / 1000
+        durationSeconds = report.durationSeconds
     }
 
     func json() throws -> Data {

@@ -54,6 +54,12 @@ public struct SyncReport: Sendable, Hashable, Codable {
         self.duration = duration
     }
 
+    /// ``duration`` in seconds, to the millisecond: what JSON shows as `durationSeconds`.
+    public var durationSeconds: Double {
+        let (seconds, attoseconds) = duration.components
+        return (Double(seconds) * 1000 + (Double(attoseconds) / 1e15).rounded()) / 1000
+    }
+
     /// What the write did, as a ``WriteSummary``.
     public var summary: WriteSummary {
         WriteSummary(inserted: inserted, updated: updated, unchanged: unchanged, deleted: deleted)
@@ -104,8 +110,6 @@ public struct SyncReport: Sendable, Hashable, Codable {
         try container.encode(notModified, forKey: .notModified)
         try container.encode(pages, forKey: .pages)
         try container.encode(dryRun, forKey: .dryRun)
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = Double(seconds) * 1000 + (Double(attoseconds) / 1e15).rounded()
-        try container.encode(milliseconds / 1000, forKey: .durationSeconds)
+        try container.encode(durationSeconds, forKey: .durationSeconds)
     }
 }
