@@ -65,15 +65,11 @@ import Testing
         #expect(query.sort == .descendingId)
     }
 
-    @Test func negativeNumbersReachValidation() {
-        #expect(throws: (any Error).self) { try PostStoreCommand.parseAsRoot(["query", "--limit", "-1"]) }
-        let message = PostStoreCommand.message(for: ValidationError("--limit must be 0 or more (got -1)."))
-        #expect(message.contains("--limit must be 0 or more"))
-        do {
-            _ = try PostStoreCommand.parseAsRoot(["query", "--limit", "-1"])
-        } catch {
-            #expect(PostStoreCommand.message(for: error).contains("--limit must be 0 or more"))
+    @Test func negativeNumbersReachValidation() throws {
+        let error = try #require(throws: (any Error).self) {
+            try PostStoreCommand.parseAsRoot(["query", "--limit", "-1"])
         }
+        #expect(PostStoreCommand.message(for: error).contains("--limit must be 0 or more (got -1)"))
     }
 
     @Test func syncOptionsParse() throws {

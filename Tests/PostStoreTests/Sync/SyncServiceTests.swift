@@ -15,7 +15,7 @@ import Testing
         try await withStore(kind) { store, _ in
             let source = StubPostDataService(posts: SamplePosts.make(count: 100), etag: "\"v1\"")
             let clock = TestClock()
-            let report = try await SyncService(dataService: source, store: store, clock: clock, logger: .silent).sync()
+            let report = try await Self.service(source, store, clock: clock).sync()
 
             #expect(report.summary == WriteSummary(inserted: 100))
             #expect((report.fetched, report.pages, report.notModified, report.dryRun) == (100, 1, false, false))
@@ -38,7 +38,7 @@ import Testing
     func unchangedResyncWritesNoPost(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+            let service = Self.service(source, store)
             try await service.sync()
 
             let report = try await service.sync()
@@ -54,7 +54,7 @@ import Testing
         try await withStore(kind) { store, _ in
             var posts = SamplePosts.make(count: 100)
             let source = StubPostDataService(posts: posts)
-            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+            let service = Self.service(source, store)
             try await service.sync()
             for index in stride(from: 0, to: 100, by: 10) {
                 posts[index].body += " (edited)"
@@ -72,7 +72,7 @@ import Testing
     func newAndRemovedPostsWithAndWithoutPrune(_ kind: StoreKind, prune: Bool) async throws {
         try await withStore(kind) { store, _ in
             let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+            let service = Self.service(source, store)
             try await service.sync()
             // Posts 91…100 are gone from the source and 101…110 are new.
             let current = SamplePosts.make(count: 90) + SamplePosts.make(count: 10, firstId: 101)
@@ -90,7 +90,7 @@ import Testing
     func dryRunReportsWhatASyncWouldDoAndWritesNothing(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, directory in
             let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+            let service = Self.service(source, store)
             try await service.sync()
             var changed = SamplePosts.make(count: 80) + SamplePosts.make(count: 5, firstId: 201)
             changed[0].title = "changed"
@@ -112,7 +112,7 @@ import Testing
     func pruneGuardRefusesToDeleteMoreThanTheLimit(_ kind: StoreKind, remaining: Int) async throws {
         try await withStore(kind) { store, directory in
             let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+            let service = Self.service(source, store)
             try await service.sync()
             // An empty answer, or one cut to 40 posts: pruning would delete 100% or 60%, over the 50% default.
             source.serve(SamplePosts.make(count: remaining))
@@ -138,7 +138,7 @@ import Testing
     func pruneWithinTheLimitOrForcedGoesThrough(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+            let service = Self.service(source, store)
             try await service.sync()
 
             source.serve(SamplePosts.make(count: 50))
@@ -160,7 +160,7 @@ import Testing
     func aFailingSourceLeavesTheStoreAsItWas(_ kind: StoreKind, code: PostStoreError.Code) async throws {
         try await withStore(kind) { store, directory in
             let source = StubPostDataService(posts: SamplePosts.make(count: 20))
-            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+            let service = Self.service(source, store)
             try await service.sync()
             source.answer(.failure(PostStoreError(code, "Injected.")))
             let before = try await StoredBytes(of: store, kind, in: directory)
@@ -179,7 +179,7 @@ import Testing
         try await withStore(kind) { store, _ in
             let source = StubPostDataService(posts: SamplePosts.make(count: 10), etag: "W/\"abc\"")
             let clock = TestClock()
-            let service = SyncService(dataService: source, store: store, clock: clock, logger: .silent)
+            let service = Self.service(source, store, clock: clock)
             try await service.sync()
             source.answer(.result(.notModified))
             clock.advance(by: .seconds(60))
@@ -209,12 +209,12 @@ import Testing
                 etag: "\"v1\""
             )
             let file = StubPostDataService(source: "empty.json", posts: [])
-            let syncWeb = SyncService(dataService: web, store: store, clock: TestClock(), logger: .silent)
+            let syncWeb = Self.service(web, store)
             try await syncWeb.sync()
             try await syncWeb.sync()
             #expect(web.requestedETags == [nil, "\"v1\""], "an unchanged re-sync keeps the ETag")
 
-            try await SyncService(dataService: file, store: store, clock: TestClock(), logger: .silent)
+            try await Self.service(file, store)
                 .sync(SyncOptions(prune: true, force: true))
             let report = try await syncWeb.sync()
 
@@ -230,12 +230,12 @@ import Testing
     func a304DoesNotRestoreAnETagThatAConcurrentWriteCleared(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let source = StubPostDataService(posts: SamplePosts.make(count: 10), etag: "\"v1\"")
-            try await SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent).sync()
+            try await Self.service(source, store).sync()
             let racing = ConcurrentWriteDataService(source: source.source) {
                 try await store.delete(ids: [1, 2])
             }
 
-            let report = try await SyncService(dataService: racing, store: store, clock: TestClock(), logger: .silent)
+            let report = try await Self.service(racing, store)
                 .sync()
 
             #expect(report.notModified)
@@ -251,7 +251,7 @@ import Testing
         try await withStore(kind) { store, _ in
             _ = try await store.upsert([Post(userId: 9, id: 999, title: "local", body: "")])
             let source = StubPostDataService(posts: SamplePosts.make(count: 10), etag: "\"v1\"", honoursETag: true)
-            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+            let service = Self.service(source, store)
             try await service.sync()
 
             let prune = try await service.sync(SyncOptions(prune: true))
@@ -270,7 +270,7 @@ import Testing
     func aDryRunRecordsNoSyncState(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let source = StubPostDataService(posts: SamplePosts.make(count: 10), etag: "\"v1\"")
-            let service = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+            let service = Self.service(source, store)
 
             let report = try await service.sync(SyncOptions(dryRun: true))
 
@@ -283,7 +283,7 @@ import Testing
     @Test func progressReportsThePageThenApplyingThenApplied() async throws {
         let events = Mutex<[SyncProgress]>([])
         let source = StubPostDataService(posts: SamplePosts.make(count: 3))
-        let service = SyncService(dataService: source, store: InMemoryPostStore(), clock: TestClock(), logger: .silent)
+        let service = Self.service(source, InMemoryPostStore())
 
         try await service.sync { event in events.withLock { $0.append(event) } }
 
@@ -364,6 +364,17 @@ import Testing
             let final = try await kind.makeStore(in: directory).query(.all)
             #expect(final == first || final == second)
         }
+    }
+}
+
+extension SyncServiceTests {
+    /// A sync service from `source` into `store`, on a test clock, logging nothing.
+    fileprivate static func service(
+        _ source: any PostDataService,
+        _ store: any PostStoreProtocol,
+        clock: TestClock = TestClock()
+    ) -> SyncService {
+        SyncService(dataService: source, store: store, clock: clock, logger: .silent)
     }
 }
 
