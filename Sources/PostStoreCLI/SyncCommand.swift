@@ -118,7 +118,7 @@ struct SyncCommand: AsyncParsableCommand {
                 openMode: openMode,
                 requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())),
                 retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
-                logger: options.verbose ? Self.standardErrorLogger : Self.silentLogger
+                logger: options.verbose && !quiet ? Self.standardErrorLogger : Self.silentLogger
             )
         }
         guard dryRun else { return try wire(spec, .createIfMissing) }

@@ -2,6 +2,7 @@ import Foundation
 import PostStore
 import PostStoreTestSupport
 import PostStoreTesting
+import Synchronization
 import Testing
 
 /// `poststore sync` over real HTTP, against a ``TestHTTPServer`` on 127.0.0.1.
@@ -59,6 +60,34 @@ import Testing
         #expect(info.outputLines.contains("etag:           \(Self.etag)"), "\(info)")
         #expect(info.outputLines.contains { $0.hasSuffix(" from \(url) (25 fetched)") }, "\(info)")
         #expect(try await sandbox.posts(in: "posts.sqlite") == Self.posts)
+    }
+
+    /// `--verbose` logs each retry to standard error; `--quiet` keeps standard error empty on success even then.
+    @Test(arguments: [false, true])
+    func quietSilencesStandardErrorOnSuccess(quiet: Bool) async throws {
+        let requests = Mutex(0)
+        let server = try TestHTTPServer { request in
+            let number = requests.withLock { count in
+                count += 1
+                return count
+            }
+            return number == 1 ? .response(status: 503) : Self.endpoint(request)
+        }
+        let sandbox = try Sandbox()
+        let url = server.url("/posts").absoluteString
+
+        let result = try await sandbox.run(
+            ["sync", "--from", url, "--store", "posts.sqlite", "--retries", "1", "--verbose"]
+                + (quiet ? ["--quiet"] : [])
+        )
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.output.hasPrefix("Synced \(url)"), "\(result)")
+        if quiet {
+            #expect(result.standardError.isEmpty, "\(result)")
+        } else {
+            #expect(result.errorOutput.contains("Attempt 1 failed"), "\(result)")
+        }
     }
 
     @Test func pagesAreFetchedAndCounted() async throws {
