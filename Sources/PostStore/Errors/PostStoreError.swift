@@ -49,7 +49,8 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         public static let invalidArgument = Code(.invalidArgument)
         /// Data handed to PostStore is malformed: not UTF-8, not JSON, or records of the wrong shape.
         public static let invalidData = Code(.invalidData)
-        /// A data service's source does not exist, for example a missing input file.
+        /// A data service's source does not exist: a missing input file (or a folder), or a URL that answered
+        /// `404 Not Found` or `410 Gone`.
         public static let sourceNotFound = Code(.sourceNotFound)
         /// A data service could not get the posts: the connection failed, timed out, or the server answered with an
         /// error status (after any retries).

@@ -1,8 +1,9 @@
 public import Foundation
 
-/// The file-system operations the JSON-file engine needs, one step each, so a test can fail any single step.
+/// The file-system operations the JSON-file engine and ``FilePostDataService`` need, one step each, so a test can
+/// fail any single step.
 ///
-/// ``LocalFileSystem`` is the live implementation, and the JSON-file engine touches files only through this
+/// ``LocalFileSystem`` is the live implementation, and both touch files (and standard input) only through this
 /// protocol. Paths are plain POSIX paths. Every method throws ``PostStoreError`` (`ioFailure`, or `storeBusy` for a
 /// lock) with the path and the system's reason.
 public protocol FileSystemProtocol: Sendable {

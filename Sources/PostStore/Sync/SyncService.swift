@@ -10,8 +10,9 @@ public import Logging
 /// and — with ``SyncOptions/prune`` — posts the source no longer has deleted, unless that would delete more than
 /// ``SyncOptions/pruneLimit`` of the store. The store decides what changed under its write lock, so two syncs
 /// into one store at once (two processes on one file) end in the state of the one that committed last, never a
-/// mixture. The same step records a ``SyncState`` (source, `ETag`, time, counts); the next sync sends that `ETag`,
-/// and a source answering `304 Not Modified` leaves the posts untouched. Any failure leaves the store as it was.
+/// mixture. The same step records a ``SyncState`` (source, `ETag`, time, counts); the next sync sends that `ETag`
+/// — unless a write has changed posts since, or it prunes and the store holds posts that sync did not bring — and a
+/// source answering `304 Not Modified` leaves the posts untouched. Any failure leaves the store as it was.
 ///
 /// For example:
 ///

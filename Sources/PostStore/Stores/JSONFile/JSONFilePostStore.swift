@@ -41,7 +41,8 @@ public actor JSONFilePostStore: PostStoreProtocol {
     ///
     /// - Parameters:
     ///   - path: The JSON file.
-    ///   - mode: With ``StoreOpenMode/createIfMissing`` a missing file is created as an empty store; with
+    ///   - mode: With ``StoreOpenMode/createIfMissing`` a missing file is created as an empty store (by the first
+    ///     write instead, without waiting, when another process holds the lock); with
     ///     ``StoreOpenMode/openExisting`` it is an error.
     ///   - lockTimeout: How long a write waits for another process's write to finish.
     ///   - fileSystem: Where the file lives; tests inject one that fails chosen steps.
