@@ -78,7 +78,7 @@ import Testing
         let fixture = try Fixture(posts: SamplePosts.make(count: 100))
         try await withStore(.sqlite) { store, _ in
             let service = try fixture.service()
-            let sync = SyncService(dataService: service, store: store, clock: fixture.clock, logger: quietLogger)
+            let sync = SyncService(dataService: service, store: store, clock: fixture.clock, logger: .silent)
             let firstETag = fixture.endpoint.etag
 
             let first = try await sync.sync()
@@ -215,9 +215,9 @@ import Testing
                 timeout: ServerFailure.serviceTimeout,
                 retryPolicy: ServerFailure.serviceRetryPolicy
             )
-            let sync = SyncService(dataService: service, store: store, clock: fixture.clock, logger: quietLogger)
+            let sync = SyncService(dataService: service, store: store, clock: fixture.clock, logger: .silent)
             _ = try await sync.sync()
-            let files = try storeFiles(kind, in: directory)
+            let files = kind.storedFiles(in: directory)
             let snapshot = try await StoreSnapshot(of: store)
 
             fixture.endpoint.posts = SamplePosts.make(count: 30)
@@ -225,7 +225,7 @@ import Testing
             let error = await #expect(throws: PostStoreError.self) { try await sync.sync() }
 
             #expect(error?.code == failure.code)
-            #expect(try storeFiles(kind, in: directory) == files)
+            #expect(kind.storedFiles(in: directory) == files)
             #expect(try await StoreSnapshot(of: store) == snapshot)
         }
     }
@@ -345,7 +345,7 @@ private struct Fixture {
             client: URLSessionHTTPClient(),
             clock: clock,
             random: FixedRandomSource(fraction: 0.5),
-            logger: quietLogger
+            logger: .silent
         )
     }
 }
@@ -379,7 +379,7 @@ private final class JSONServerEndpoint: Sendable {
     }
 
     /// The whole list's `ETag`.
-    var etag: String { Self.etag(of: Self.json(posts)) }
+    var etag: String { Self.etag(of: SamplePosts.json(posts)) }
 
     /// What answers every request, in place of the posts; `nil` serves them.
     var failure: TestHTTPServer.Reply? {
@@ -415,7 +415,7 @@ private final class JSONServerEndpoint: Sendable {
                 }
             }
         }
-        let body = Self.json(served)
+        let body = SamplePosts.json(served)
         let etag = Self.etag(of: body)
         if request.headers["if-none-match"] == etag {
             return .response(status: 304, headers: [("ETag", etag)])
@@ -438,29 +438,9 @@ private final class JSONServerEndpoint: Sendable {
         return links.map { #"<\#(url($0.1))>; rel="\#($0.0)""# }.joined(separator: ", ")
     }
 
-    /// The posts as a JSON array with sorted keys: the same posts always make the same bytes, and so the same tag.
-    private static func json(_ posts: [Post]) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(posts)) ?? Data()
-    }
-
     /// A weak tag from the body's length and FNV-1a hash.
     private static func etag(of body: Data) -> String {
         let hash = body.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         return #"W/"\#(body.count)-\#(String(hash, radix: 16))""#
     }
 }
-
-/// The bytes of a store's data file and, for SQLite, of its write-ahead log when there is one.
-private func storeFiles(_ kind: StoreKind, in directory: TemporaryDirectory) throws -> [String: Data] {
-    let path = kind.file(in: directory)
-    var files = [path: try Data(contentsOf: URL(fileURLWithPath: path))]
-    if FileManager.default.fileExists(atPath: path + "-wal") {
-        files[path + "-wal"] = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
-    }
-    return files
-}
-
-/// Services under test log retries as warnings; the tests check the outcome instead.
-private let quietLogger = Logger(label: "HTTPIntegrationTests") { _ in SwiftLogNoOpLogHandler() }

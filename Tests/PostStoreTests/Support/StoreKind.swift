@@ -96,3 +96,17 @@ struct StoreSnapshot: Equatable {
         syncStates = try await store.syncStates()
     }
 }
+
+extension StoreKind {
+    /// The bytes of the store's files by path: the data file and, for SQLite, its write-ahead log when there is
+    /// one; none for memory. Tests compare them before and after to prove that nothing was written.
+    func storedFiles(in directory: TemporaryDirectory, name: String = "store") -> [String: Data] {
+        guard isPersistent else { return [:] }
+        let file = file(in: directory, name: name)
+        var files: [String: Data] = [:]
+        for path in [file, file + "-wal"] {
+            files[path] = FileManager.default.contents(atPath: path)
+        }
+        return files
+    }
+}

@@ -380,13 +380,11 @@ extension SyncServiceTests {
 
 /// A store's persisted bytes (the JSON file; the SQLite file and its WAL) plus its contents as read back.
 private struct StoredBytes: Equatable {
-    let files: [Data?]
+    let files: [String: Data]
     let snapshot: StoreSnapshot
 
     init(of store: any PostStoreProtocol, _ kind: StoreKind, in directory: TemporaryDirectory) async throws {
-        let file = kind.file(in: directory)
-        let paths = kind == .inMemory ? [] : kind == .jsonFile ? [file] : [file, file + "-wal"]
-        files = paths.map { FileManager.default.contents(atPath: $0) }
+        files = kind.storedFiles(in: directory)
         snapshot = try await StoreSnapshot(of: store)
     }
 }
