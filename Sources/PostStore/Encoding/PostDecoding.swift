@@ -12,7 +12,7 @@ public enum PostDecoding {
     /// - Throws: ``PostStoreError/Code/invalidData`` naming the first bad record (its index and, when it has one,
     ///   its id) and the field.
     public static func decodeArray(from data: Data) throws(PostStoreError) -> [Post] {
-        if data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+        if data.allSatisfy(\.isJSONWhitespace) {
             throw PostStoreError(.invalidData, "The data is empty, not a JSON array of posts.")
         }
         do {

@@ -26,7 +26,7 @@ public enum PostPayload {
         let skipped = data.starts(with: byteOrderMark) ? byteOrderMark.count : 0
         data.removeFirst(skipped)
         try checkUTF8(data, offsetInPayload: skipped)
-        let isLineDelimited = data.first(where: { !isWhitespace($0) }) == UInt8(ascii: "{")
+        let isLineDelimited = data.first(where: { !$0.isJSONWhitespace }) == UInt8(ascii: "{")
         if isLineDelimited { return try decodeLines(data) }
         let posts = try PostDecoding.decodeArray(from: data)
         try checkUniqueIds(posts) { "at index \($0)" }
@@ -90,7 +90,7 @@ public enum PostPayload {
         var lineIndex = 0
         while lineStart <= bytes.count {
             let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            if !bytes[lineStart..<lineEnd].allSatisfy(isWhitespace) {
+            if !bytes[lineStart..<lineEnd].allSatisfy(\.isJSONWhitespace) {
                 if !records.isEmpty { joined.append(UInt8(ascii: ",")) }
                 joined.append(UInt8(ascii: "["))
                 joined.append(contentsOf: bytes[lineStart..<lineEnd])
@@ -152,7 +152,7 @@ public enum PostPayload {
         var closed = false
         for byte in line {
             if closed {
-                guard isWhitespace(byte) else { return false }
+                guard byte.isJSONWhitespace else { return false }
                 continue
             }
             if inString {
@@ -177,13 +177,9 @@ public enum PostPayload {
                 guard depth >= 0 else { return false }
                 closed = depth == 0
             default:
-                guard depth > 0 || isWhitespace(byte) else { return false }
+                guard depth > 0 || byte.isJSONWhitespace else { return false }
             }
         }
         return closed
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }

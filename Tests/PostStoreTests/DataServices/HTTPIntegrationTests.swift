@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
