@@ -32,8 +32,8 @@ struct CopyCommand: AsyncParsableCommand {
         guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
         try await Failure.report(verbose: verbose) {
             try StoreOptions.checkFolder(of: to)
-            let source = try StoreOptions(store: fromStore).dependencies(from, openMode: .openExisting).store
-            let target = try StoreOptions(store: toStore).dependencies(to, openMode: .createIfMissing).store
+            let source = try StoreOptions.store(from, openMode: .openExisting)
+            let target = try StoreOptions.store(to, openMode: .createIfMissing)
             let posts = try await source.query(.all)
             let summary = try await target.apply(PostChangeSet(upserts: posts))
             Output.line(
@@ -41,13 +41,5 @@ struct CopyCommand: AsyncParsableCommand {
                     + "\(summary.updated) updated, \(summary.unchanged) unchanged)."
             )
         }
-    }
-}
-
-extension StoreOptions {
-    /// Options naming one store, for commands with two.
-    init(store: String) {
-        self.init()
-        self.store = store
     }
 }

@@ -26,7 +26,7 @@ struct InfoCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
-            let store = try options.dependencies(spec, openMode: .openExisting).store
+            let store = try StoreOptions.store(spec, openMode: .openExisting)
             let info = StoreInfo(
                 engine: spec.engine,
                 location: spec.path ?? "memory",

@@ -28,22 +28,13 @@ struct MigrateCommand: AsyncParsableCommand {
             return
         }
         try await Failure.report(verbose: options.verbose) {
-            let before: SQLiteSchemaStatus
-            do {
-                before = try SQLitePostStore.schemaStatus(ofStoreAt: path)
-            } catch let error as PostStoreError where error.code == .storeNotFound {
-                throw PostStoreError(
-                    .storeNotFound,
-                    "\(error.message) Run `poststore sync --store \(spec)` first.",
-                    path: error.path
-                )
-            }
+            let before = try StoreOptions.pointingAtSync(spec) { try SQLitePostStore.schemaStatus(ofStoreAt: path) }
             if status {
                 for migration in before.applied { Output.line("applied  \(Self.name(migration))") }
                 for migration in before.pending { Output.line("pending  \(Self.name(migration))") }
                 return
             }
-            _ = try options.dependencies(spec, openMode: .openExisting).store
+            _ = try StoreOptions.store(spec, openMode: .openExisting)
             let after = try SQLitePostStore.schemaStatus(ofStoreAt: path)
             let count = after.applied.count - before.applied.count
             Output.line("Applied \(count) migration\(count == 1 ? "" : "s"); schema version \(after.version).")

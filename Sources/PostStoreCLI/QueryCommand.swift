@@ -69,7 +69,7 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
-            let store = try options.dependencies(spec, openMode: .openExisting).store
+            let store = try StoreOptions.store(spec, openMode: .openExisting)
             let query = PostQuery(
                 ids: ids.isEmpty ? nil : Set(ids),
                 userIds: users.isEmpty ? nil : Set(users),

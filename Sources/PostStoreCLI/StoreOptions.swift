@@ -43,6 +43,27 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
+    /// The store alone, for the commands that only read or copy: resolved from the composition root's live
+    /// registration, so no data service or HTTP client is made for them.
+    static func store(_ spec: StoreSpec, openMode: StoreOpenMode) throws -> any PostStoreProtocol {
+        let container = DependencyStore()
+        container.registerLive(PostStoreConfiguration(store: spec.configuration, openMode: openMode))
+        return try pointingAtSync(spec) { try container.resolve() }
+    }
+
+    /// Runs `body`, adding to a missing store's error that `poststore sync` creates it.
+    static func pointingAtSync<Result>(_ spec: StoreSpec, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as PostStoreError where error.code == .storeNotFound {
+            throw PostStoreError(
+                .storeNotFound,
+                "\(error.message) Run `poststore sync --store \(spec)` first.",
+                path: error.path
+            )
+        }
+    }
+
     /// The live graph for `spec` and `source`, wired by the composition root.
     func dependencies(
         _ spec: StoreSpec,
@@ -59,14 +80,6 @@ struct StoreOptions: ParsableArguments {
             requestTimeout: requestTimeout,
             retryPolicy: retryPolicy
         )
-        do {
-            return try PostStoreDependencies.live(configuration, logger: logger)
-        } catch let error as PostStoreError where error.code == .storeNotFound && openMode == .openExisting {
-            throw PostStoreError(
-                .storeNotFound,
-                "\(error.message) Run `poststore sync --store \(spec)` first.",
-                path: error.path
-            )
-        }
+        return try Self.pointingAtSync(spec) { try PostStoreDependencies.live(configuration, logger: logger) }
     }
 }
