@@ -19,7 +19,7 @@ enum SourceSpec {
             }
             return .http(url, pageSize: pageSize)
         }
-        if let scheme = text.firstIndex(of: ":"), text[..<scheme].count > 1, !text[..<scheme].contains("/") {
+        if text.scheme != nil {
             throw ValidationError(
                 "Unsupported source \"\(text)\"; use an http(s) URL, a file path, or - for standard input."
             )

@@ -20,9 +20,9 @@ enum StoreSpec: Equatable, CustomStringConvertible {
             self = .memory
         } else if lowered.hasPrefix("memory:") {
             throw ValidationError("The store \"\(text)\" is not valid: memory: takes no path.")
-        } else if let scheme = text.firstIndex(of: ":"), !text[..<scheme].contains("/"), text[..<scheme].count > 1 {
+        } else if let scheme = text.scheme {
             throw ValidationError(
-                "Unknown store scheme \"\(text[..<scheme]):\" in \"\(text)\"; use sqlite:PATH, json:PATH or memory:."
+                "Unknown store scheme \"\(scheme):\" in \"\(text)\"; use sqlite:PATH, json:PATH or memory:."
             )
         } else {
             switch (text as NSString).pathExtension.lowercased() {
