@@ -63,6 +63,31 @@ public protocol PostStoreProtocol: Sendable {
     /// - Throws: ``PostStoreError``, the same codes as ``apply(_:)`` for the same reasons.
     func preview(_ changes: PostChangeSet) async throws -> WriteSummary
 
+    /// Applies a change set whose upserts also come from a stream, read while the store writes them, in one
+    /// atomic step: how ``SyncService`` writes, so a large sync need not hold every post in memory.
+    ///
+    /// The upserted posts are the change set's own ``PostChangeSet/upserts`` followed by the stream's. The same
+    /// rules as ``apply(_:)`` hold for all of them together; a problem the stream's reader finds part-way (a bad
+    /// record) is thrown and nothing is written. The default implementation reads the whole stream into the change
+    /// set and calls ``apply(_:)``; ``SQLitePostStore`` writes batch by batch.
+    ///
+    /// - Parameters:
+    ///   - changes: The change set.
+    ///   - upserts: More posts to upsert.
+    /// - Returns: As ``apply(_:)``.
+    /// - Throws: ``PostStoreError``, including what the stream's reader throws; nothing is written when it throws.
+    @discardableResult
+    func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary
+
+    /// Works out what ``apply(_:streaming:)`` would do, and writes nothing: a dry run of a streamed write.
+    ///
+    /// - Parameters:
+    ///   - changes: The change set.
+    ///   - upserts: More posts to upsert.
+    /// - Returns: The summary ``apply(_:streaming:)`` would return if no other write came first.
+    /// - Throws: As ``apply(_:streaming:)``.
+    func preview(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary
+
     /// Inserts new posts and replaces changed ones, in one atomic step.
     ///
     /// - Parameter posts: The posts; no id may appear twice.
@@ -121,6 +146,15 @@ public protocol PostStoreProtocol: Sendable {
 }
 
 extension PostStoreProtocol {
+    @discardableResult
+    public func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
+        try await apply(changes.appendingUpserts(from: upserts))
+    }
+
+    public func preview(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
+        try await preview(changes.appendingUpserts(from: upserts))
+    }
+
     /// Inserts new posts and replaces changed ones by applying a change set of upserts.
     ///
     /// - Parameter posts: The posts; no id may appear twice.

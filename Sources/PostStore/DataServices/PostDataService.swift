@@ -28,4 +28,24 @@ public protocol PostDataService: Sendable {
     /// - Throws: ``PostStoreError``: `invalidData` for a bad payload, `sourceNotFound`, `sourceUnavailable`,
     ///   `ioFailure`; `CancellationError` when the task is cancelled.
     func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult
+
+    /// Fetches every post the source holds as a stream, read while the store writes them: how ``SyncService``
+    /// fetches, so a large source need not be held in memory whole.
+    ///
+    /// The default implementation returns ``fetchPosts(_:)``'s posts; ``FilePostDataService`` reads its file a piece
+    /// at a time instead.
+    ///
+    /// - Parameter request: As for ``fetchPosts(_:)``.
+    /// - Returns: The stream, or ``PostStreamResult/notModified``.
+    /// - Throws: As ``fetchPosts(_:)``; problems in the payload found while it streams are thrown by its reader.
+    func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult
+}
+
+extension PostDataService {
+    public func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
+        switch try await fetchPosts(request) {
+        case .posts(let posts, let etag, let pages): .posts(PostStream(posts), etag: etag, pages: pages)
+        case .notModified: .notModified
+        }
+    }
 }

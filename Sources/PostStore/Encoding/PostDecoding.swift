@@ -12,16 +12,7 @@ public enum PostDecoding {
     /// - Throws: ``PostStoreError/Code/invalidData`` naming the first bad record (its index and, when it has one,
     ///   its id) and the field.
     public static func decodeArray(from data: Data) throws(PostStoreError) -> [Post] {
-        if data.allSatisfy(\.isJSONWhitespace) {
-            throw PostStoreError(.invalidData, "The data is empty, not a JSON array of posts.")
-        }
-        do {
-            return try JSONDecoder().decode([Post].self, from: data)
-        } catch let error as DecodingError {
-            throw PostStoreError(.invalidData, describe(error, in: data), cause: error)
-        } catch {
-            throw PostStoreError(.invalidData, "The posts could not be decoded.", cause: error)
-        }
+        try PostPayload.decode(data, acceptsOnlyArrays: true)
     }
 
     /// Turns a `DecodingError` from decoding posts into one line that names the record and the field.

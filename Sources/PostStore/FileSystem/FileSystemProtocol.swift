@@ -33,6 +33,19 @@ public protocol FileSystemProtocol: Sendable {
     /// - Throws: ``PostStoreError``.
     func contentsOfStandardInput() throws -> Data
 
+    /// Opens a file to read it a piece at a time, so a large file need not be held in memory whole.
+    ///
+    /// - Parameter path: The file.
+    /// - Returns: The open file, or `nil` when there is no file at `path`.
+    /// - Throws: ``PostStoreError``.
+    func openFileForReading(atPath path: String) throws -> (any ReadableFile)?
+
+    /// Opens standard input to read it a piece at a time.
+    ///
+    /// - Returns: Standard input.
+    /// - Throws: ``PostStoreError``.
+    func openStandardInputForReading() throws -> any ReadableFile
+
     /// Returns what identifies the current version of a file.
     ///
     /// Two calls return equal identities only when the file was not replaced or modified in between (as far as the

@@ -50,6 +50,25 @@ public struct LocalFileSystem: FileSystemProtocol {
         try Self.readToEnd(STDIN_FILENO, name: "standard input")
     }
 
+    public func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw Self.failure("Cannot open", path)
+        }
+        let file = DescriptorReadableFile(descriptor: descriptor, name: path)
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            errno = EISDIR
+            throw Self.failure("Cannot read", path)
+        }
+        return file
+    }
+
+    public func openStandardInputForReading() throws -> any ReadableFile {
+        DescriptorReadableFile(descriptor: STDIN_FILENO, name: "standard input")
+    }
+
     private static func readToEnd(_ descriptor: Int32, name: String) throws(PostStoreError) -> Data {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

@@ -68,6 +68,7 @@ public struct PostChangeSet: Sendable, Hashable {
         case .asGiven:
             break
         case .recordingSummary:
+            state.fetched = summary.inserted + summary.updated + summary.unchanged
             state.inserted = summary.inserted
             state.updated = summary.updated
             state.unchanged = summary.unchanged
@@ -80,6 +81,14 @@ public struct PostChangeSet: Sendable, Hashable {
         return state
     }
 
+    /// The change set with a stream's posts read and appended to its upserts.
+    func appendingUpserts(from stream: PostStream) throws -> PostChangeSet {
+        var changes = self
+        var reader = try stream.makeReader()
+        changes.upserts += try reader.readAll()
+        return changes
+    }
+
     /// Whether the change set writes nothing at all.
     public var isEmpty: Bool { upserts.isEmpty && deletions.isEmpty && !deletesAbsentPosts && syncState == nil }
 
@@ -90,17 +99,20 @@ public struct PostChangeSet: Sendable, Hashable {
     ///   - storedCount: How many posts the store holds before the change set.
     ///   - storedIds: Every id the store holds; called only with ``deletesAbsentPosts``.
     ///   - isStored: Whether the store holds a post with this id.
+    ///   - upsertedIds: The ids upserted, when they are more than ``upserts`` (a streamed write); by default those
+    ///     of ``upserts``.
     /// - Returns: The stored ids among ``deletions`` and, with ``deletesAbsentPosts``, those not upserted; sorted.
     /// - Throws: ``PostStoreError/Code/tooManyDeletions`` when they are more than the limit allows, or what the
     ///   closures throw.
     func deletedIds(
         storedCount: Int,
         storedIds: () throws -> [Int],
-        isStored: (Int) throws -> Bool
+        isStored: (Int) throws -> Bool,
+        upsertedIds: Set<Int>? = nil
     ) throws -> [Int] {
         var deleted = try Array(deletions.filter(isStored))
         if deletesAbsentPosts {
-            let kept = Set(upserts.lazy.map(\.id))
+            let kept = upsertedIds ?? Set(upserts.lazy.map(\.id))
             deleted += try storedIds().filter { !kept.contains($0) && !deletions.contains($0) }
         }
         try deletionLimit.check(deletions: deleted.count, outOf: storedCount)

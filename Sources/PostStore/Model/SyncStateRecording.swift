@@ -7,8 +7,8 @@ public enum SyncStateRecording: Sendable, Hashable {
     /// Saved exactly as given.
     case asGiven
 
-    /// Saved with `inserted`, `updated`, `unchanged` and `deleted` set to what the change set did: the record of a
-    /// sync that fetched posts.
+    /// Saved with `fetched` (the posts upserted), `inserted`, `updated`, `unchanged` and `deleted` set to what the
+    /// change set did: the record of a sync that fetched posts.
     case recordingSummary
 
     /// Saved with its ``SyncState/etag`` only if the store still holds that `ETag` for the source, and `nil`

@@ -17,7 +17,8 @@ public enum SyncProgress: Sendable, Hashable {
     ///   - reason: What went wrong, for a person.
     case retrying(attempt: Int, delay: Duration, reason: String)
 
-    /// The source's posts are being compared with the store and written.
+    /// Every post the source sent has been read and compared with the store; deletions (with prune) and the
+    /// commit follow. The store reads a sync's posts while it writes them, so this comes once they are all in.
     ///
     /// - Parameter posts: How many posts the source sent.
     case applying(posts: Int)

@@ -1,4 +1,5 @@
 public import Logging
+import Synchronization
 
 /// Brings a store to the state of a source: the heart of PostStore.
 ///
@@ -66,7 +67,7 @@ public struct SyncService: Sendable {
         let source = dataService.source
         let start = clock.uptime()
         let previous = options.usesETag ? try await store.syncState(for: source) : nil
-        let fetched = try await dataService.fetchPosts(
+        let fetched = try await dataService.streamPosts(
             PostFetchRequest(etag: try await etag(of: previous, options), progress: progress)
         )
         let report: SyncReport
@@ -90,13 +91,19 @@ public struct SyncService: Sendable {
                 dryRun: options.dryRun,
                 duration: clock.uptime() - start
             )
-        case .posts(let posts, let etag, let pages):
-            progress(.applying(posts: posts.count))
-            let summary = try await apply(posts, etag: etag, options)
+        case .posts(let stream, let etag, let pages):
+            let sent = Mutex(0)
+            let counted = PostStream {
+                CountingPostReader(try stream.makeReader()) { count in
+                    sent.withLock { $0 = count }
+                    progress(.applying(posts: count))
+                }
+            }
+            let summary = try await apply(counted, sent: sent, etag: etag, options)
             progress(.applied(summary))
             report = SyncReport(
                 source: source,
-                fetched: posts.count,
+                fetched: summary.inserted + summary.updated + summary.unchanged,
                 summary: summary,
                 pages: pages,
                 dryRun: options.dryRun,
@@ -118,21 +125,28 @@ public struct SyncService: Sendable {
         return try await store.count() == previous.fetched ? etag : nil
     }
 
-    private func apply(_ posts: [Post], etag: String?, _ options: SyncOptions) async throws -> WriteSummary {
+    /// Applies the stream; `sent` holds how many posts it held once the store has read it.
+    private func apply(
+        _ posts: PostStream,
+        sent: borrowing Mutex<Int>,
+        etag: String?,
+        _ options: SyncOptions
+    ) async throws -> WriteSummary {
+        // `fetched` and the counts are filled in by the store once it has read the stream.
         let changes = PostChangeSet(
-            upserts: posts,
             deletesAbsentPosts: options.prune,
             deletionLimit: options.force ? .unlimited : options.pruneLimit,
-            syncState: SyncState(source: dataService.source, etag: etag, syncedAt: clock.now(), fetched: posts.count),
+            syncState: SyncState(source: dataService.source, etag: etag, syncedAt: clock.now()),
             syncStateRecording: .recordingSummary
         )
         do {
-            return options.dryRun ? try await store.preview(changes) : try await store.apply(changes)
+            return options.dryRun
+                ? try await store.preview(changes, streaming: posts) : try await store.apply(changes, streaming: posts)
         } catch let error as PostStoreError where error.code == .tooManyDeletions {
             throw PostStoreError(
                 .tooManyDeletions,
-                "Prune refused: \(dataService.source) sent \(posts.count) posts. \(error.message) Check the source, "
-                    + "or force the prune.",
+                "Prune refused: \(dataService.source) sent \(sent.withLock { $0 }) posts. \(error.message) Check the "
+                    + "source, or force the prune.",
                 cause: error
             )
         }

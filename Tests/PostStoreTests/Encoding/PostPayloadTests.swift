@@ -210,7 +210,7 @@ struct PostPayloadTests {
     func refusesTwoPostsOnOneLine() {
         Self.expectInvalid(
             "\(Self.record(id: 1))\n\(Self.record(id: 2)), \(Self.record(id: 3))\n\(Self.record(id: 4))",
-            mentioning: ["Line 2 holds 2 values, not one post."]
+            mentioning: ["Line 2 is not valid JSON: expected the end of the line after the post"]
         )
         Self.expectInvalid("\(Self.record(id: 1)) \(Self.record(id: 2))", mentioning: ["Line 1 is not valid JSON"])
     }

@@ -3,8 +3,10 @@ import Foundation
 /// Reads posts from a local file, or from standard input: a JSON array of posts, or newline-delimited JSON (one
 /// post per line).
 ///
-/// The whole input is read and checked (see ``PostPayload``) before anything is returned. A file has no `ETag`, so
-/// every fetch returns its posts; an unchanged file syncs without writing a post.
+/// ``fetchPosts(_:)`` reads and checks the whole input (see ``PostPayload``) before it returns;
+/// ``streamPosts(_:)``, which ``SyncService`` uses, reads it a piece at a time while the store writes, with the same
+/// checks (a problem found part-way leaves the store as it was). A file has no `ETag`, so every fetch returns its
+/// posts; an unchanged file syncs without writing a post.
 ///
 /// For example:
 ///
@@ -35,26 +37,58 @@ public struct FilePostDataService: PostDataService {
     }
 
     public func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
-        let name = path == Self.standardInputPath ? "standard input" : path
+        guard case .posts(let stream, _, _) = try await streamPosts(request) else {
+            preconditionFailure("A file is never 'not modified'.")
+        }
+        var reader = try stream.makeReader()
+        return .posts(try reader.readAll(), etag: nil, pages: 1)
+    }
+
+    /// Opens the file (so a missing file or a folder is reported at once) and returns a stream that reads it a
+    /// piece at a time: a sync of any size needs memory for one piece, not the whole file.
+    ///
+    /// Standard input can be read once: a store that must retry its write (rare) finds it empty the second time.
+    public func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
         guard !path.isEmpty else {
             throw PostStoreError(.invalidArgument, "The input file's path is empty.")
         }
-        let data: Data
-        do {
-            if path == Self.standardInputPath {
-                data = try fileSystem.contentsOfStandardInput()
-            } else {
-                guard let contents = try fileSystem.contentsOfFile(atPath: path) else {
-                    throw PostStoreError(.sourceNotFound, "There is no input file at \(path).", path: path)
-                }
-                data = contents
+        // Opened now to report a missing file before the store is touched, then handed to the first reader.
+        let opened = OpenedFile(try open())
+        let stream = PostStream { [path, source, fileSystem] in
+            let file = try opened.take() ?? Self.open(path, fileSystem: fileSystem)
+            let reader = PostPayloadReader(file: file) { error in
+                PostStoreError(
+                    .invalidData,
+                    "Cannot use the posts in \(source): \(error.message)",
+                    path: path == Self.standardInputPath ? nil : path,
+                    cause: error
+                )
             }
+            return CountingPostReader(reader) { count in
+                request.progress(.pageFetched(page: 1, posts: count, fetchedSoFar: count, expectedTotal: nil))
+            }
+        }
+        return .posts(stream, etag: nil, pages: 1)
+    }
+
+    private func open() throws -> any ReadableFile {
+        try Self.open(path, fileSystem: fileSystem)
+    }
+
+    private static func open(_ path: String, fileSystem: any FileSystemProtocol) throws -> any ReadableFile {
+        do {
+            if path == standardInputPath { return try fileSystem.openStandardInputForReading() }
+            guard let file = try fileSystem.openFileForReading(atPath: path) else {
+                throw PostStoreError(.sourceNotFound, "There is no input file at \(path).", path: path)
+            }
+            return file
         } catch let error as PostStoreError {
             if (error.cause as? SystemError)?.code == EISDIR {
                 throw PostStoreError(.sourceNotFound, "\(path) is a folder, not a file of posts.", path: path)
             }
             throw error
         } catch {
+            let name = path == standardInputPath ? "standard input" : path
             throw PostStoreError(
                 .ioFailure,
                 "Cannot read \(name): \(error.localizedDescription)",
@@ -62,18 +96,5 @@ public struct FilePostDataService: PostDataService {
                 cause: error
             )
         }
-        let posts: [Post]
-        do {
-            posts = try PostPayload.decode(data)
-        } catch {
-            throw PostStoreError(
-                .invalidData,
-                "Cannot use the posts in \(name): \(error.message)",
-                path: path == Self.standardInputPath ? nil : path,
-                cause: error
-            )
-        }
-        request.progress(.pageFetched(page: 1, posts: posts.count, fetchedSoFar: posts.count, expectedTotal: nil))
-        return .posts(posts, etag: nil, pages: 1)
     }
 }

@@ -97,20 +97,24 @@ final class SQLiteConnection {
         _ sql: String,
         _ body: (SQLiteStatement) throws(SQLiteError) -> Result
     ) throws(SQLiteError) -> Result {
-        let statement: SQLiteStatement
-        if let cached = cachedStatements[sql] {
-            statement = cached
-        } else {
-            var prepared: OpaquePointer?
-            try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil))
-            guard let prepared else {
-                throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "no statement in \"\(sql)\"")
-            }
-            statement = SQLiteStatement(handle: prepared, connection: self)
-            cachedStatements[sql] = statement
-        }
+        let statement = try cachedStatement(sql)
         defer { statement.reset() }
         return try body(statement)
+    }
+
+    /// The statement for `sql`, prepared once per connection; the caller resets it after each use. For loops
+    /// that run one statement many times, where looking it up by its text each time would cost more than running
+    /// it.
+    func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = cachedStatements[sql] { return cached }
+        var prepared: OpaquePointer?
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil))
+        guard let prepared else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "no statement in \"\(sql)\"")
+        }
+        let statement = SQLiteStatement(handle: prepared, connection: self)
+        cachedStatements[sql] = statement
+        return statement
     }
 
     /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so two writers queue on

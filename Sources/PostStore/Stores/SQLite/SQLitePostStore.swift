@@ -125,10 +125,21 @@ public actor SQLitePostStore: PostStoreProtocol {
 
     @discardableResult
     public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
+        try await apply(changes, streaming: PostStream([]))
+    }
+
+    /// Applies a change set and a stream of upserts batch by batch in one transaction: memory for one batch and
+    /// the set of ids seen, whatever the stream's size.
+    ///
+    /// Into an empty store posts are inserted without looking up each id first, and the search index is built in
+    /// one pass at the end (several times cheaper than adding the posts one by one).
+    @discardableResult
+    public func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
         try changes.validate()
         return try await write {
             try rebuildSearchIndexIfStaleAndKept()
-            let summary = try perform(changes, writing: true)
+            var reader = try upserts.makeReader()
+            let summary = try perform(changes, streaming: &reader, writing: true)
             if summary.changedAnything {
                 try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
             }
@@ -143,8 +154,17 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
+        try preview(changes, streaming: PostStream([]))
+    }
+
+    public func preview(_ changes: PostChangeSet, streaming upserts: PostStream) throws -> WriteSummary {
         try changes.validate()
-        return try read { try connection.readTransaction { try perform(changes, writing: false) } }
+        return try read {
+            try connection.readTransaction {
+                var reader = try upserts.makeReader()
+                return try perform(changes, streaming: &reader, writing: false)
+            }
+        }
     }
 
     public func post(id: Int) throws -> Post? {
@@ -217,35 +237,78 @@ public actor SQLitePostStore: PostStoreProtocol {
 
     // MARK: - Statements
 
-    /// Counts what a change set does to the posts and, when `writing`, does it; the caller holds a transaction.
+    /// Counts what a change set and a stream of upserts do to the posts and, when `writing`, does it; the caller
+    /// holds a transaction (a write transaction when `writing`, which is rolled back when this throws).
     ///
-    /// Deletions are decided and checked against the change set's limit before anything is written.
-    private func perform(_ changes: PostChangeSet, writing: Bool) throws -> WriteSummary {
-        let deleted = try changes.deletedIds(
-            storedCount: try storedCount(),
-            storedIds: storedIds,
-            isStored: { id throws(SQLiteError) in try storedPost(id: id) != nil }
+    /// Deletions are decided once every upsert is known, and checked against the change set's limit before any is
+    /// made.
+    private func perform(
+        _ changes: PostChangeSet,
+        streaming reader: inout some PostReader,
+        writing: Bool
+    ) throws -> WriteSummary {
+        let storedCount = try storedCount()
+        // An empty store needs no lookups, and its search index is built in one pass after the posts.
+        let isBulkLoad = storedCount == 0
+        let writer = try SQLitePostWriter(
+            connection: connection,
+            searchIndex: keepsSearchIndex && !isBulkLoad ? searchIndex : nil
         )
-        var summary = WriteSummary(deleted: deleted.count)
-        for post in changes.upserts {
-            switch try storedPost(id: post.id) {
-            case nil:
-                if writing { try insert(post) }
-                summary.inserted += 1
-            case let stored? where stored == post:
-                summary.unchanged += 1
-            case let stored?:
-                if writing { try replace(stored, with: post) }
-                summary.updated += 1
+        var summary = WriteSummary()
+        var upserted = Set<Int>(minimumCapacity: changes.upserts.count)
+        func upsert(_ posts: [Post]) throws {
+            for post in posts {
+                try check(post, isNewIn: &upserted, changes)
+                if isBulkLoad {
+                    if writing { try writer.insert(post) }
+                    summary.inserted += 1
+                    continue
+                }
+                switch try writer.upsert(post, writing: writing) {
+                case .inserted: summary.inserted += 1
+                case .updated: summary.updated += 1
+                case .unchanged: summary.unchanged += 1
+                }
             }
         }
+        try upsert(changes.upserts)
+        while let batch = try reader.nextBatch() {
+            try upsert(batch)
+        }
+        let deleted = try changes.deletedIds(
+            storedCount: storedCount,
+            storedIds: storedIds,
+            isStored: { id throws(SQLiteError) in try storedPost(id: id) != nil },
+            upsertedIds: upserted
+        )
+        summary.deleted = deleted.count
         if writing {
             for id in deleted {
                 // Present: the transaction began before `deletedIds` looked.
                 try delete(storedPost(id: id)!)
             }
+            if isBulkLoad, keepsSearchIndex, summary.inserted > 0 {
+                try searchIndex.rebuild()
+            }
         }
         return summary
+    }
+
+    /// Refuses a streamed post whose id was already upserted or is to be deleted, as ``PostChangeSet/validate()``
+    /// does for the change set's own upserts.
+    private func check(_ post: Post, isNewIn upserted: inout Set<Int>, _ changes: PostChangeSet) throws {
+        guard upserted.insert(post.id).inserted else {
+            throw PostStoreError(
+                .constraintViolation,
+                "Two posts in one batch have the same id \(post.id) (the second at position \(upserted.count))."
+            )
+        }
+        if changes.deletions.contains(post.id) {
+            throw PostStoreError(
+                .constraintViolation,
+                "Post \(post.id) is both upserted (position \(upserted.count - 1)) and deleted in one batch."
+            )
+        }
     }
 
     private func storedCount() throws(SQLiteError) -> Int {
@@ -284,29 +347,6 @@ public actor SQLitePostStore: PostStoreProtocol {
             statement throws(SQLiteError) in
             try statement.bind(id)
             return try statement.step() ? Self.readPost(statement) : nil
-        }
-    }
-
-    private func insert(_ post: Post) throws(SQLiteError) {
-        try connection.withStatement("INSERT INTO posts (id, user_id, title, body) VALUES (?, ?, ?, ?)") {
-            statement throws(SQLiteError) in
-            try statement.bind(post.id, post.userId, post.title, post.body)
-            try statement.run()
-        }
-        if keepsSearchIndex { try searchIndex.add(post) }
-    }
-
-    private func replace(_ stored: Post, with post: Post) throws(SQLiteError) {
-        try connection.withStatement("UPDATE posts SET user_id = ?, title = ?, body = ? WHERE id = ?") {
-            statement throws(SQLiteError) in
-            try statement.bind(post.userId, post.title, post.body, post.id)
-            try statement.run()
-        }
-        if keepsSearchIndex,
-            !stored.title.utf8.elementsEqual(post.title.utf8) || !stored.body.utf8.elementsEqual(post.body.utf8)
-        {
-            try searchIndex.remove(stored)
-            try searchIndex.add(post)
         }
     }
 

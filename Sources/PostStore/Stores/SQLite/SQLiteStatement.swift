@@ -1,5 +1,13 @@
 import CSQLite
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A prepared SQLite statement: bind values, step through rows, read columns.
 ///
 /// Not thread-safe: it belongs to its ``SQLiteConnection`` and is used only by the code that owns that.
@@ -38,6 +46,29 @@ final class SQLiteStatement {
             }
         }
         try connection.check(result)
+    }
+
+    /// Binds text without copying it, to the 1-based parameter `index`: the bytes must stay alive and unchanged
+    /// until the statement is reset or the parameter bound again (`SQLITE_STATIC`).
+    func bindWithoutCopying(_ text: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+        // A NULL pointer would bind SQL NULL; the empty string is a static "".
+        let result =
+            text.isEmpty
+            ? sqlite3_bind_text(handle, index, "", 0, csqlite_static())
+            : UnsafeRawPointer(text.baseAddress!).withMemoryRebound(to: CChar.self, capacity: text.count) {
+                sqlite3_bind_text64(handle, index, $0, UInt64(text.count), csqlite_static(), UInt8(SQLITE_UTF8))
+            }
+        try connection.check(result)
+    }
+
+    /// Whether the 0-based column `index` of the current row holds exactly these bytes, compared without making a
+    /// string.
+    func textEquals(at index: Int32, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let pointer = sqlite3_column_text(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count == text.count else { return false }
+        guard count > 0, let pointer, let base = text.baseAddress else { return true }
+        return memcmp(pointer, base, count) == 0
     }
 
     /// Binds text or SQL NULL.

@@ -1,0 +1,260 @@
+/// Reads a whole payload of posts — a JSON array, or newline-delimited JSON — window by window, so a payload of
+/// any size streams through a fixed buffer.
+///
+/// The caller hands in consecutive windows of the payload: each call reads the records that lie wholly in the
+/// window and says where it stopped; the caller keeps the bytes from there on, appends more and calls again. Every
+/// problem is reported as ``PostStoreError/Code/invalidData`` naming the record (index or line, and id) and field,
+/// or the byte offset in the payload where the JSON breaks. Ids are checked for repeats across the whole payload.
+struct PostPayloadParser {
+    /// The payload's layout, known once its first value starts.
+    enum Format {
+        case array, lines
+    }
+
+    private enum State {
+        case start, arrayFirstElement, arrayElement, arraySeparator, arrayEnded, lines, finished
+    }
+
+    private var state = State.start
+    /// Whether only a JSON array is accepted (``PostDecoding/decodeArray(from:)``).
+    private let acceptsOnlyArrays: Bool
+    /// How many records were read.
+    private(set) var recordCount = 0
+    /// The number of the line being read, in newline-delimited JSON.
+    private var line = 1
+    /// The index or line number of the record that carried each id.
+    private var positions: [Int: Int32] = [:]
+
+    /// The payload's layout, once known.
+    private(set) var format: Format?
+
+    /// Whether the payload has been read to its end.
+    var isFinished: Bool { state == .finished }
+
+    /// Creates a parser for one payload.
+    ///
+    /// - Parameter acceptsOnlyArrays: Whether newline-delimited JSON is refused.
+    init(acceptsOnlyArrays: Bool = false) {
+        self.acceptsOnlyArrays = acceptsOnlyArrays
+    }
+
+    /// Reads the records that lie wholly in a window of the payload.
+    ///
+    /// - Parameters:
+    ///   - window: Bytes of the payload.
+    ///   - start: Where in the window to go on: where the previous call stopped.
+    ///   - windowOffset: The offset of the window's first byte in the payload, for messages.
+    ///   - isComplete: Whether the window reaches the payload's end.
+    ///   - posts: Where the posts go.
+    ///   - limit: Stops once `posts` holds this many.
+    /// - Returns: Where it stopped: the bytes before are read, the caller keeps the rest for the next window.
+    /// - Throws: ``PostStoreError/Code/invalidData`` naming the problem.
+    mutating func parse(
+        _ window: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        windowOffset: Int,
+        isComplete: Bool,
+        into posts: inout [Post],
+        limit: Int = .max
+    ) throws(PostStoreError) -> Int {
+        var scanner = PostJSONScanner(
+            bytes: window,
+            isComplete: isComplete,
+            allowsLineFeeds: state != .lines,
+            position: start
+        )
+        var stopped = start
+        do throws(PostJSONScanner.Failure) {
+            while posts.count < limit {
+                switch state {
+                case .start:
+                    if windowOffset + scanner.position == 0 {
+                        guard window.count >= 3 || isComplete else { throw PostJSONScanner.Failure.needsMoreBytes }
+                        if window.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
+                        stopped = scanner.position
+                    }
+                    try readStart(&scanner)
+                case .arrayFirstElement, .arrayElement:
+                    try scanner.skipWhitespace()
+                    if state == .arrayFirstElement, try scanner.peek() == UInt8(ascii: "]") {
+                        scanner.position += 1
+                        state = .arrayEnded
+                        break
+                    }
+                    try keep(scanner.readRecord(), into: &posts)
+                    state = .arraySeparator
+                case .arraySeparator:
+                    try scanner.skipWhitespace()
+                    switch try scanner.peek() {
+                    case UInt8(ascii: ","): state = .arrayElement
+                    case UInt8(ascii: "]"): state = .arrayEnded
+                    default: throw scanner.unexpected("',' or ']' after the post at index \(recordCount - 1)")
+                    }
+                    scanner.position += 1
+                case .arrayEnded:
+                    try scanner.skipWhitespace()
+                    guard try scanner.peek() == nil else {
+                        throw scanner.unexpected("nothing after the array's closing ']'")
+                    }
+                    state = .finished
+                case .lines:
+                    try scanner.skipBlanks()
+                    switch try scanner.peek() {
+                    case nil:
+                        state = .finished
+                    case UInt8(ascii: "\n"):
+                        scanner.position += 1
+                        line += 1
+                    default:
+                        try readLine(&scanner, into: &posts, window: window, isComplete: isComplete)
+                    }
+                case .finished:
+                    return scanner.position
+                }
+                stopped = scanner.position
+            }
+            return stopped
+        } catch {
+            switch error {
+            case .needsMoreBytes:
+                return stopped
+            case .syntax(let problem, let offset):
+                let message =
+                    format == .lines
+                    ? "Line \(line) is not valid JSON: \(problem) (byte offset \(windowOffset + offset))."
+                    : "The data is not valid JSON: \(problem) (byte offset \(windowOffset + offset)\(recordContext))."
+                throw PostStoreError(.invalidData, message)
+            case .notPosts(let message):
+                throw PostStoreError(.invalidData, message)
+            case .invalidUTF8(let offset):
+                throw PostStoreError(
+                    .invalidData,
+                    "The data is not valid UTF-8: the byte at offset \(windowOffset + offset) "
+                        + "(0x\(String(window[offset], radix: 16, uppercase: true))) starts no valid character."
+                )
+            }
+        }
+    }
+
+    /// Reads up to the first value and decides the format: `[` starts an array, `{` newline-delimited JSON.
+    private mutating func readStart(_ scanner: inout PostJSONScanner) throws(PostJSONScanner.Failure) {
+        let afterMark = scanner.position
+        try scanner.skipWhitespace()
+        switch try scanner.peek() {
+        case nil:
+            throw .notPosts("The data is empty, not a JSON array of posts.")
+        case UInt8(ascii: "["):
+            scanner.position += 1
+            format = .array
+            state = .arrayFirstElement
+        case UInt8(ascii: "{") where !acceptsOnlyArrays:
+            // Lines are counted from the start, blank ones included.
+            scanner.position = afterMark
+            scanner.allowsLineFeeds = false
+            format = .lines
+            state = .lines
+        default:
+            let kind = try scanner.skipValue(depth: 0)
+            throw .notPosts("The data must be an array, found \(kind.described).")
+        }
+    }
+
+    /// Reads one line of newline-delimited JSON: one post, then the line's end.
+    private mutating func readLine(
+        _ scanner: inout PostJSONScanner,
+        into posts: inout [Post],
+        window: UnsafeBufferPointer<UInt8>,
+        isComplete: Bool
+    ) throws(PostJSONScanner.Failure) {
+        let start = scanner.position
+        do throws(PostJSONScanner.Failure) {
+            let record = try scanner.readRecord()
+            if recordCount == 0, case .invalid = record,
+                let keys = try Self.wholePayloadObjectKeys(window, start, isComplete)
+            {
+                throw PostJSONScanner.Failure.notPosts(Self.oneObjectMessage(keys))
+            }
+            try scanner.skipBlanks()
+            let next = try scanner.peek()
+            guard next == nil || next == UInt8(ascii: "\n") else {
+                throw scanner.unexpected("the end of the line after the post (one post per line)")
+            }
+            // Last: a step that needs more bytes is read again, so only a finished one may keep its post.
+            try keep(record, into: &posts)
+            if next != nil {
+                scanner.position += 1
+                line += 1
+            }
+        } catch .syntax(let problem, let offset) where recordCount == 0 {
+            if let keys = try Self.wholePayloadObjectKeys(window, start, isComplete) {
+                throw .notPosts(Self.oneObjectMessage(keys))
+            }
+            throw .syntax(problem, at: offset)
+        }
+    }
+
+    /// The keys of the object at `start` when it is all that is left of the payload (a document such as
+    /// `{"posts": […]}`, or one post spread over several lines), else `nil`.
+    private static func wholePayloadObjectKeys(
+        _ window: UnsafeBufferPointer<UInt8>,
+        _ start: Int,
+        _ isComplete: Bool
+    ) throws(PostJSONScanner.Failure) -> [String]? {
+        var scanner = PostJSONScanner(bytes: window, isComplete: isComplete, allowsLineFeeds: true, position: start)
+        do throws(PostJSONScanner.Failure) {
+            let keys = try scanner.readObjectKeys()
+            try scanner.skipWhitespace()
+            return try scanner.peek() == nil ? keys : nil
+        } catch .needsMoreBytes {
+            throw .needsMoreBytes
+        } catch {
+            return nil
+        }
+    }
+
+    /// Keeps a record's post, or throws what is wrong with it.
+    private mutating func keep(
+        _ record: PostJSONScanner.Record,
+        into posts: inout [Post]
+    ) throws(PostJSONScanner.Failure) {
+        let position = format == .lines ? line : recordCount
+        switch record {
+        case .post(let post):
+            if let earlier = positions.updateValue(Int32(clamping: position), forKey: post.id) {
+                throw .notPosts(
+                    "\(name(of: position, capitalized: true)) repeats id \(post.id) of \(name(of: Int(earlier))); ids "
+                        + "must be unique."
+                )
+            }
+            posts.append(post)
+            recordCount += 1
+        case .notAnObject(let kind):
+            throw .notPosts("\(name(of: position, capitalized: true)) must be an object, found \(kind.described).")
+        case .invalid(let field, let problem, let id):
+            let id = id.map { " (id \($0))" } ?? ""
+            throw .notPosts("\(name(of: position, capitalized: true))\(id): field \"\(field)\" \(problem).")
+        }
+    }
+
+    /// "the post at index 7" or "the post on line 8".
+    private func name(of position: Int, capitalized: Bool = false) -> String {
+        let article = capitalized ? "The" : "the"
+        return format == .lines ? "\(article) post on line \(position)" : "\(article) post at index \(position)"
+    }
+
+    private static func oneObjectMessage(_ keys: [String]) -> String {
+        let found =
+            keys.isEmpty
+            ? "an empty JSON object"
+            : "one JSON object (with keys \(keys.sorted().prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")))"
+        return "The data is \(found), not a JSON array of posts nor one post per line."
+    }
+
+    /// Names the record a syntax error is in, for arrays.
+    private var recordContext: String {
+        switch state {
+        case .arrayElement, .arrayFirstElement: ", in the post at index \(recordCount)"
+        default: ""
+        }
+    }
+}

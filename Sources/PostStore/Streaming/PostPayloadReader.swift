@@ -1,0 +1,89 @@
+/// Reads a payload of posts (see ``PostPayload``) from a file a piece at a time, handing out batches of posts:
+/// memory for one piece and one batch, whatever the file's size.
+///
+/// Every check of ``PostPayload/decode(_:)`` applies, ids repeated anywhere in the payload included; a problem
+/// found part-way is thrown from the batch that reaches it.
+final class PostPayloadReader: PostReader {
+    private let file: any ReadableFile
+    private let batchSize: Int
+    private let describe: (PostStoreError) -> PostStoreError
+    private var parser = PostPayloadParser()
+    private var buffer: UnsafeMutableRawBufferPointer
+    /// The unread bytes are `buffer[start..<end]`.
+    private var start = 0
+    private var end = 0
+    /// The payload offset of `buffer[0]`.
+    private var bufferOffset = 0
+    private var fileEnded = false
+
+    /// Creates a reader.
+    ///
+    /// - Parameters:
+    ///   - file: The payload.
+    ///   - pieceSize: How many bytes to read at a time; a record longer than that makes the buffer grow.
+    ///   - batchSize: How many posts a batch holds at most.
+    ///   - describe: Rewrites a problem's error, for example to name the file.
+    init(
+        file: any ReadableFile,
+        pieceSize: Int = 1 << 20,
+        batchSize: Int = 4096,
+        describe: @escaping (PostStoreError) -> PostStoreError = { $0 }
+    ) {
+        self.file = file
+        self.batchSize = batchSize
+        self.describe = describe
+        buffer = .allocate(byteCount: max(pieceSize, 16), alignment: 1)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    func nextBatch() throws -> [Post]? {
+        guard !parser.isFinished else { return nil }
+        var posts: [Post] = []
+        posts.reserveCapacity(batchSize)
+        while posts.count < batchSize, !parser.isFinished {
+            let window = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: end)
+            let stopped: Int
+            do {
+                stopped = try parser.parse(
+                    window,
+                    from: start,
+                    windowOffset: bufferOffset,
+                    isComplete: fileEnded,
+                    into: &posts,
+                    limit: batchSize
+                )
+            } catch {
+                throw describe(error)
+            }
+            start = stopped
+            if parser.isFinished || posts.count >= batchSize { break }
+            // A complete window is always read to its end or to an error.
+            precondition(!fileEnded, "The payload parser stopped inside a complete payload.")
+            try readMore()
+        }
+        return posts.isEmpty && parser.isFinished ? nil : posts
+    }
+
+    /// Keeps the unread bytes, moved to the buffer's start, and reads more after them (growing the buffer when the
+    /// unread bytes fill it: one record longer than a piece).
+    private func readMore() throws {
+        if start > 0 {
+            buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: end - start)
+            bufferOffset += start
+            end -= start
+            start = 0
+        }
+        if end == buffer.count {
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
+            larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
+            buffer.deallocate()
+            buffer = larger
+        }
+        let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+        if count == 0 { fileEnded = true }
+        end += count
+    }
+}
