@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "PostStoreTesting", targets: ["PostStoreTesting"]),
         .executable(name: "poststore", targets: ["PostStoreCLI"]),
         .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
+        // Not for apps: the benchmarks' C baseline (Benchmarks/Sources/CLimit) links SQLite through it.
+        .library(name: "CSQLite", targets: ["CSQLite"]),
     ],
     dependencies: [
         // The logging API the sync service writes to; apps choose the backend.

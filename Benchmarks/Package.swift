@@ -17,9 +17,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
+        // "The limit": the fastest reasonable C pipeline from a posts JSON file to SQLite, the yardstick the Swift
+        // engines are measured against. It links the system SQLite through the main package's CSQLite, so both sides
+        // run the same library.
+        .target(
+            name: "CLimit",
+            dependencies: [.product(name: "CSQLite", package: mainPackagePath.lastPathComponent)]
+        ),
         .executableTarget(
             name: "PostStoreBenchmarks",
             dependencies: [
+                "CLimit",
+                .product(name: "CSQLite", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStore", package: mainPackagePath.lastPathComponent),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -27,6 +36,6 @@ let package = Package(
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
             ]
-        )
+        ),
     ]
 )

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads JSON values and posts straight from UTF-8 bytes: the fast, strict decoder behind ``PostPayload``.
 ///
 /// It accepts exactly RFC 8259 JSON (no trailing commas, no leading zeros, no unescaped control characters, no
@@ -107,12 +115,29 @@ struct PostJSONScanner: ~Copyable {
             return .syntax("expected \(expected), found the end of the data", at: position)
         }
         let byte = bytes[position]
-        if byte >= 0x80,
-            Self.invalidUTF8Offset(in: UnsafeBufferPointer(rebasing: bytes[position...]), isComplete: isComplete) == 0
-        {
-            return .invalidUTF8(at: position)
+        if byte >= 0x80 {
+            let rest = UnsafeBufferPointer(rebasing: bytes[position...])
+            if Self.invalidUTF8Offset(in: rest) == 0 {
+                // A sequence cut off by the window's end may be completed by the next bytes.
+                if !isComplete, Self.isCutUTF8Sequence(rest) { return .needsMoreBytes }
+                return .invalidUTF8(at: position)
+            }
         }
         return .syntax("expected \(expected), found \(Self.describe(byte))", at: position)
+    }
+
+    /// Whether the bytes are the start of a UTF-8 sequence that runs past their end: a lead byte and only
+    /// continuation bytes, fewer than the lead byte announces.
+    private static func isCutUTF8Sequence(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let lead = bytes.first else { return false }
+        let length =
+            switch lead {
+            case 0xC2...0xDF: 2
+            case 0xE0...0xEF: 3
+            case 0xF0...0xF4: 4
+            default: 0
+            }
+        return bytes.count < length && bytes.dropFirst().allSatisfy { $0 & 0xC0 == 0x80 }
     }
 
     /// A byte as a message names it: `'x'`, or its value for anything but printable ASCII.
@@ -255,9 +280,11 @@ struct PostJSONScanner: ~Copyable {
     private static func field(named key: UnsafeBufferPointer<UInt8>) -> PostField? {
         switch key.count {
         case 2: key[0] == UInt8(ascii: "i") && key[1] == UInt8(ascii: "d") ? .id : nil
-        case 4: key.elementsEqual("body".utf8) ? .body : nil
-        case 5: key.elementsEqual("title".utf8) ? .title : nil
-        case 6: key.elementsEqual("userId".utf8) ? .userId : nil
+        case 4: key[0] == 0x62 && key[1] == 0x6F && key[2] == 0x64 && key[3] == 0x79 ? .body : nil  // body
+        case 5: key[0] == 0x74 && key[1] == 0x69 && key[2] == 0x74 && key[3] == 0x6C && key[4] == 0x65 ? .title : nil
+        case 6:
+            key[0] == 0x75 && key[1] == 0x73 && key[2] == 0x65 && key[3] == 0x72 && key[4] == 0x49 && key[5] == 0x64
+                ? .userId : nil
         default: nil
         }
     }
@@ -275,24 +302,48 @@ struct PostJSONScanner: ~Copyable {
     /// Reads a string after its opening quote, through its closing quote.
     mutating func readString() throws(Failure) -> String {
         let start = position
-        var nonASCII: UInt8 = 0
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
-                position += 1
-                if nonASCII & 0x80 == 0 { return String(decoding: text, as: UTF8.self) }
-                if let string = String(validating: text, as: UTF8.self) { return string }
-                throw .invalidUTF8(at: start + Self.invalidUTF8Offset(in: text, isComplete: true)!)
+        var nonASCII: UInt64 = 0
+        let stop = Self.indexOfQuoteBackslashOrControl(in: bytes, from: start, nonASCII: &nonASCII)
+        guard stop < bytes.count else { throw unclosedString(from: start) }
+        guard bytes[stop] == UInt8(ascii: "\"") else { return try readEscapedString(from: start, firstEscape: stop) }
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<stop])
+        position = stop + 1
+        if nonASCII == 0 { return String(decoding: text, as: UTF8.self) }
+        if let string = String(validating: text, as: UTF8.self) { return string }
+        throw .invalidUTF8(at: start + Self.invalidUTF8Offset(in: text)!)
+    }
+
+    /// The index of the first `"`, `\\` or control character at or after `start` (or the end), eight bytes at a
+    /// time: the inner loop of reading text. `nonASCII` collects the high bits of the bytes passed over.
+    private static func indexOfQuoteBackslashOrControl(
+        in bytes: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        nonASCII: inout UInt64
+    ) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while index + 8 <= bytes.count {
+                let word = (base + index).loadUnaligned(as: UInt64.self)
+                // Bit tricks that are exact as "does any byte …" tests: equal to a quote, equal to a backslash,
+                // less than 0x20.
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let special =
+                    ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                if special & highBits != 0 { break }
+                nonASCII |= word & highBits
+                index += 8
             }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 {
-                position = start
-                return try readEscapedString()
-            }
-            nonASCII |= byte
-            position += 1
         }
-        throw unclosedString(from: start)
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
+            nonASCII |= UInt64(byte & 0x80)
+            index += 1
+        }
+        return index
     }
 
     /// The failure for a string that runs to the end of the window: more bytes, or (at the payload's end) the
@@ -300,123 +351,165 @@ struct PostJSONScanner: ~Copyable {
     private func unclosedString(from start: Int) -> Failure {
         guard isComplete else { return .needsMoreBytes }
         let text = UnsafeBufferPointer(rebasing: bytes[start...])
-        if let offset = Self.invalidUTF8Offset(in: text, isComplete: true) { return .invalidUTF8(at: start + offset) }
+        if let offset = Self.invalidUTF8Offset(in: text) { return .invalidUTF8(at: start + offset) }
         return .syntax("a string's quotes are not closed", at: start - 1)
     }
 
-    /// Reads a string that holds escapes (or a control character, which is refused), decoding it byte by byte.
-    private mutating func readEscapedString() throws(Failure) -> String {
-        let start = position
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(64)
-        var runStart = position
+    /// Reads a string that holds escapes (or a control character, which is refused) in two passes: the first finds
+    /// its end and checks every escape and byte, the second decodes it straight into the new string's storage.
+    private mutating func readEscapedString(from start: Int, firstEscape: Int) throws(Failure) -> String {
+        var nonASCII: UInt64 = 0
+        _ = Self.indexOfQuoteBackslashOrControl(
+            in: UnsafeBufferPointer(rebasing: bytes[..<firstEscape]),
+            from: start,
+            nonASCII: &nonASCII
+        )
+        var index = firstEscape
         while true {
-            guard position < bytes.count else { throw unclosedString(from: start) }
-            let byte = bytes[position]
-            switch byte {
-            case UInt8(ascii: "\""):
-                try appendValidated(from: runStart, to: position, into: &decoded)
-                position += 1
-                return String(decoding: decoded, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                try appendValidated(from: runStart, to: position, into: &decoded)
-                try readEscape(into: &decoded)
-                runStart = position
-            case 0..<0x20:
+            guard index < bytes.count else { throw unclosedString(from: start) }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                index = try checkEscape(at: index)
+                index = Self.indexOfQuoteBackslashOrControl(in: bytes, from: index, nonASCII: &nonASCII)
+                continue
+            }
+            if byte < 0x20 {
                 let code = String(byte, radix: 16, uppercase: true)
                 throw .syntax(
-                    "a control character (U+\(String(repeating: "0", count: 4 - code.count) + code)) must be escaped in a string",
-                    at: position
+                    "a control character (U+\(String(repeating: "0", count: 4 - code.count) + code)) must be escaped "
+                        + "in a string",
+                    at: index
                 )
-            default:
-                position += 1
             }
+            index = Self.indexOfQuoteBackslashOrControl(in: bytes, from: index, nonASCII: &nonASCII)
+        }
+        let end = index
+        // Escapes are ASCII, so the raw bytes are valid UTF-8 exactly when the text between them is.
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if nonASCII != 0, String(validating: raw, as: UTF8.self) == nil {
+            throw .invalidUTF8(at: start + Self.invalidUTF8Offset(in: raw)!)
+        }
+        position = end + 1
+        // Decoded text is never longer than its escaped form.
+        return String(unsafeUninitializedCapacity: raw.count) { output in
+            var written = 0
+            var index = 0
+            while index < raw.count {
+                // Copy the run up to the next escape in one go.
+                let run = Self.indexOfBackslash(in: raw, from: index)
+                if run > index {
+                    let count = run - index
+                    UnsafeMutableRawPointer(output.baseAddress! + written)
+                        .copyMemory(from: raw.baseAddress! + index, byteCount: count)
+                    written += count
+                    index = run
+                    continue
+                }
+                let escaped = raw[index + 1]
+                guard escaped == UInt8(ascii: "u") else {
+                    output[written] = Self.unescaped(escaped)!
+                    written += 1
+                    index += 2
+                    continue
+                }
+                var value = Self.hexQuad(raw, at: index + 2)!
+                index += 6
+                if (0xD800..<0xDC00).contains(value) {
+                    value = 0x10000 + ((value - 0xD800) << 10) + (Self.hexQuad(raw, at: index + 2)! - 0xDC00)
+                    index += 6
+                }
+                UTF8.encode(Unicode.Scalar(value)!) { unit in
+                    output[written] = unit
+                    written += 1
+                }
+            }
+            return written
         }
     }
 
-    private func appendValidated(from start: Int, to end: Int, into decoded: inout [UInt8]) throws(Failure) {
-        let run = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if let offset = Self.invalidUTF8Offset(in: run, isComplete: true) { throw .invalidUTF8(at: start + offset) }
-        decoded.append(contentsOf: run)
+    /// The index of the first backslash at or after `index`, or the end.
+    private static func indexOfBackslash(in text: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+        guard let base = text.baseAddress, index < text.count,
+            let found = memchr(base + index, Int32(UInt8(ascii: "\\")), text.count - index)
+        else { return text.count }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
-    /// Decodes one escape after its backslash into UTF-8.
-    private mutating func readEscape(into decoded: inout [UInt8]) throws(Failure) {
-        let start = position
-        guard position + 1 < bytes.count else {
-            throw isComplete ? .syntax("a string ends inside an escape", at: start) : .needsMoreBytes
+    /// The byte a one-character escape (`\n`, `\"`, …) stands for, or `nil` when it is not one.
+    private static func unescaped(_ escaped: UInt8) -> UInt8? {
+        switch escaped {
+        case UInt8(ascii: "\""): 0x22
+        case UInt8(ascii: "\\"): 0x5C
+        case UInt8(ascii: "/"): 0x2F
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
         }
-        let simple: UInt8? =
-            switch bytes[position + 1] {
-            case UInt8(ascii: "\""): 0x22
-            case UInt8(ascii: "\\"): 0x5C
-            case UInt8(ascii: "/"): 0x2F
-            case UInt8(ascii: "b"): 0x08
-            case UInt8(ascii: "f"): 0x0C
-            case UInt8(ascii: "n"): 0x0A
-            case UInt8(ascii: "r"): 0x0D
-            case UInt8(ascii: "t"): 0x09
-            default: nil
-            }
-        if let simple {
-            decoded.append(simple)
-            position += 2
-            return
+    }
+
+    /// Checks the escape whose backslash is at `index`, and returns the index after it.
+    private func checkEscape(at index: Int) throws(Failure) -> Int {
+        guard index + 1 < bytes.count else { throw unclosedString(from: index) }
+        let escaped = bytes[index + 1]
+        if Self.unescaped(escaped) != nil { return index + 2 }
+        guard escaped == UInt8(ascii: "u") else {
+            let described = Self.describe(escaped)
+            let shown = described.hasPrefix("'") ? String(described.dropFirst().dropLast()) : described
+            throw .syntax("invalid escape '\\\(shown)' in a string", at: index)
         }
-        guard bytes[position + 1] == UInt8(ascii: "u") else {
-            throw .syntax(
-                "invalid escape '\\\(Self.describe(bytes[position + 1]).trimmingQuotes)' in a string",
-                at: start
-            )
+        let value = try readHexQuad(at: index + 2)
+        if (0xDC00..<0xE000).contains(value) { throw .syntax("a \\u escape holds a lone surrogate", at: index) }
+        guard (0xD800..<0xDC00).contains(value) else { return index + 6 }
+        // A high surrogate must be followed by a low one; together they make one scalar.
+        guard index + 7 < bytes.count || isComplete else { throw .needsMoreBytes }
+        guard index + 7 < bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u"),
+            (0xDC00..<0xE000).contains(try readHexQuad(at: index + 8))
+        else { throw .syntax("a \\u escape holds a lone surrogate", at: index) }
+        return index + 12
+    }
+
+    /// The value of four hexadecimal digits already checked by ``readHexQuad(at:)``.
+    private static func hexQuad(_ text: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for byte in text[offset..<(offset + 4)] {
+            guard let digit = hexDigit(byte) else { return nil }
+            value = value << 4 | UInt32(digit)
         }
-        var value = try readHexQuad(at: position + 2)
-        position += 6
-        if (0xD800..<0xDC00).contains(value) {
-            // A high surrogate must be followed by a low one; together they make one scalar.
-            guard position + 1 < bytes.count || isComplete else { throw .needsMoreBytes }
-            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-                bytes[position + 1] == UInt8(ascii: "u"),
-                case let low = try readHexQuad(at: position + 2), (0xDC00..<0xE000).contains(low)
-            else { throw .syntax("a \\u escape holds a lone surrogate", at: start) }
-            value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-            position += 6
-        } else if (0xDC00..<0xE000).contains(value) {
-            throw .syntax("a \\u escape holds a lone surrogate", at: start)
+        return value
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
-        UTF8.encode(Unicode.Scalar(value)!) { decoded.append($0) }
     }
 
     private func readHexQuad(at offset: Int) throws(Failure) -> UInt32 {
         guard offset + 4 <= bytes.count else {
             throw isComplete ? .syntax("a \\u escape needs four hexadecimal digits", at: offset - 2) : .needsMoreBytes
         }
-        var value: UInt32 = 0
-        for byte in bytes[offset..<(offset + 4)] {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw .syntax("a \\u escape needs four hexadecimal digits", at: offset - 2)
-            }
-            value = value << 4 | UInt32(digit)
+        guard let value = Self.hexQuad(bytes, at: offset) else {
+            throw .syntax("a \\u escape needs four hexadecimal digits", at: offset - 2)
         }
         return value
     }
 
-    /// The offset of the first byte that starts no valid UTF-8 character, or `nil` when every byte is valid (a
-    /// sequence cut off by the end of an incomplete window counts as valid).
-    static func invalidUTF8Offset(in bytes: UnsafeBufferPointer<UInt8>, isComplete: Bool) -> Int? {
+    /// The offset of the first byte that starts no valid UTF-8 character, or `nil` when every byte is valid.
+    static func invalidUTF8Offset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0
         while true {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let scalar): offset += scalar.count
-            case .error(let length):
-                // A sequence that is only cut short by the window's end may complete with the next bytes.
-                if !isComplete, offset + length == bytes.count, bytes.count - offset < 4 { return nil }
-                return offset
+            case .error: return offset
             case .emptyInput: return nil
             }
         }
@@ -448,8 +541,14 @@ struct PostJSONScanner: ~Copyable {
         }
         let number = try readNumber()
         let text = String(decoding: bytes[number], as: UTF8.self)
+        let isPlainInteger = !bytes[number].contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
         switch Self.integerValue(of: UnsafeBufferPointer(rebasing: bytes[number])) {
-        case .some(.some(let value)): return .success(value)
+        case .some(.some(let value)) where isPlainInteger || (value != .min && Double(value) < 0x1p63):
+            return .success(value)
+        case .some(.some):
+            // JSONDecoder refuses a whole number written with a fraction or an exponent when it is Int.min or rounds
+            // up to 2^63 as a Double; so does this decoder, to accept nothing JSONDecoder refuses.
+            return .failure(FieldProblem(message: "must be an integer that fits in 64 bits, found \(text)"))
         case .some(nil):
             return .failure(FieldProblem(message: "must be an integer that fits in 64 bits, found \(text)"))
         case nil: return .failure(FieldProblem(message: "must be an integer, found \(text)"))
@@ -642,12 +741,5 @@ struct PostJSONScanner: ~Copyable {
             }
             position += 1
         }
-    }
-}
-
-extension String {
-    /// The text between a described byte's quotes (`'x'` → `x`).
-    fileprivate var trimmingQuotes: String {
-        hasPrefix("'") && hasSuffix("'") && count == 3 ? String(dropFirst().dropLast()) : self
     }
 }

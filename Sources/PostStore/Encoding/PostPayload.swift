@@ -32,8 +32,12 @@ public enum PostPayload {
 
     /// Decodes a whole payload in one window.
     static func decode(_ data: Data, acceptsOnlyArrays: Bool) throws(PostStoreError) -> [Post] {
-        var parser = PostPayloadParser(acceptsOnlyArrays: acceptsOnlyArrays)
+        // A post takes at least about 50 bytes of JSON; reserving for that avoids growing the array (and the
+        // parser's id table) again and again for a large payload.
+        let expectedPosts = min(data.count / 64, 1 << 24)
+        var parser = PostPayloadParser(acceptsOnlyArrays: acceptsOnlyArrays, expectedPosts: expectedPosts)
         var posts: [Post] = []
+        posts.reserveCapacity(expectedPosts)
         do {
             try data.withUnsafeBytes { raw in
                 _ = try parser.parse(

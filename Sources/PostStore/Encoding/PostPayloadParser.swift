@@ -33,9 +33,12 @@ struct PostPayloadParser {
 
     /// Creates a parser for one payload.
     ///
-    /// - Parameter acceptsOnlyArrays: Whether newline-delimited JSON is refused.
-    init(acceptsOnlyArrays: Bool = false) {
+    /// - Parameters:
+    ///   - acceptsOnlyArrays: Whether newline-delimited JSON is refused.
+    ///   - expectedPosts: Room to reserve for ids, when the payload's size suggests it.
+    init(acceptsOnlyArrays: Bool = false, expectedPosts: Int = 0) {
         self.acceptsOnlyArrays = acceptsOnlyArrays
+        positions.reserveCapacity(expectedPosts)
     }
 
     /// Reads the records that lie wholly in a window of the payload.
@@ -169,8 +172,10 @@ struct PostPayloadParser {
         let start = scanner.position
         do throws(PostJSONScanner.Failure) {
             let record = try scanner.readRecord()
+            // One object that names none of a post's fields is a document, such as {"posts": […]}, not a post.
             if recordCount == 0, case .invalid = record,
-                let keys = try Self.wholePayloadObjectKeys(window, start, isComplete)
+                let keys = try Self.wholePayloadObjectKeys(window, start, isComplete),
+                !keys.contains(where: ["userId", "id", "title", "body"].contains)
             {
                 throw PostJSONScanner.Failure.notPosts(Self.oneObjectMessage(keys))
             }
@@ -246,8 +251,20 @@ struct PostPayloadParser {
         let found =
             keys.isEmpty
             ? "an empty JSON object"
-            : "one JSON object (with keys \(keys.sorted().prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")))"
+            : "one JSON object (with keys \(keys.sorted().prefix(5).map(Self.quoted).joined(separator: ", ")))"
         return "The data is \(found), not a JSON array of posts nor one post per line."
+    }
+
+    /// A key as a message shows it: in quotes, control characters and quotes escaped (so a message stays one
+    /// line), cut after 40 characters.
+    private static func quoted(_ key: String) -> String {
+        var shown = ""
+        for scalar in key.unicodeScalars.prefix(40) {
+            let category = scalar.properties.generalCategory
+            let isBreaking = category == .control || category == .lineSeparator || category == .paragraphSeparator
+            shown += isBreaking || scalar == "\"" || scalar == "\\" ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return "\"\(shown)\(key.unicodeScalars.count > 40 ? "…" : "")\""
     }
 
     /// Names the record a syntax error is in, for arrays.

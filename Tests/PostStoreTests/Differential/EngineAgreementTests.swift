@@ -79,49 +79,57 @@ struct EngineAgreementTests {
     @Test("random histories and queries give one answer from every engine, also after reopening")
     func enginesAgree() async throws {
         await propertyCheck(count: 60, input: Self.scenario, Self.query.array(of: 10...10)) { scenario, queries in
-            let directory = try TemporaryDirectory()
-            defer { directory.keepAlive() }
-            var stores = try StoreKind.allCases.map { try $0.makeStore(in: directory, name: $0.rawValue) }
-            for (index, (batch, deletions)) in zip(scenario.batches, scenario.deletions).enumerated() {
-                let changes = PostChangeSet(
-                    upserts: batch,
-                    deletions: deletions.subtracting(batch.map(\.id)),
-                    deletesAbsentPosts: scenario.prunes[index].prune,
-                    deletionLimit: .share(scenario.prunes[index].limit),
-                    syncState: SyncState(source: scenario.sources[index], syncedAt: Date(timeIntervalSince1970: 1e9)),
-                    syncStateRecording: .recordingSummary
-                )
-                // Each engine previews, then applies; a refusal over the limit must come from all of them.
-                var outcomes: [String] = []
-                for store in stores {
-                    let preview = try? await store.preview(changes)
-                    do {
-                        let summary = try await store.apply(changes)
-                        #expect(preview == summary, "preview \(String(describing: preview)) but apply \(summary)")
-                        outcomes.append("\(summary)")
-                    } catch let error as PostStoreError where error.code == .tooManyDeletions {
-                        #expect(preview == nil)
-                        outcomes.append(error.message)
+            // propertyCheck ignores what its body throws: a failure must be recorded to count.
+            do {
+                let directory = try TemporaryDirectory()
+                defer { directory.keepAlive() }
+                var stores = try StoreKind.allCases.map { try $0.makeStore(in: directory, name: $0.rawValue) }
+                for (index, (batch, deletions)) in zip(scenario.batches, scenario.deletions).enumerated() {
+                    let changes = PostChangeSet(
+                        upserts: batch,
+                        deletions: deletions.subtracting(batch.map(\.id)),
+                        deletesAbsentPosts: scenario.prunes[index].prune,
+                        deletionLimit: .share(scenario.prunes[index].limit),
+                        syncState: SyncState(
+                            source: scenario.sources[index],
+                            syncedAt: Date(timeIntervalSince1970: 1e9)
+                        ),
+                        syncStateRecording: .recordingSummary
+                    )
+                    // Each engine previews, then applies; a refusal over the limit must come from all of them.
+                    var outcomes: [String] = []
+                    for store in stores {
+                        let preview = try? await store.preview(changes)
+                        do {
+                            let summary = try await store.apply(changes)
+                            #expect(preview == summary, "preview \(String(describing: preview)) but apply \(summary)")
+                            outcomes.append("\(summary)")
+                        } catch let error as PostStoreError where error.code == .tooManyDeletions {
+                            #expect(preview == nil)
+                            outcomes.append(error.message)
+                        }
                     }
+                    #expect(Set(outcomes).count == 1, "write outcomes differ: \(outcomes)")
                 }
-                #expect(Set(outcomes).count == 1, "write outcomes differ: \(outcomes)")
+                // Persistent engines answer from their files, read afresh.
+                stores = try zip(StoreKind.allCases, stores).map { kind, store in
+                    try kind.reopen(in: directory, name: kind.rawValue) ?? store
+                }
+                for query in queries {
+                    var answers: [[Post]] = []
+                    for store in stores { answers.append(try await store.query(query)) }
+                    #expect(
+                        answers.allSatisfy { $0 == answers[0] },
+                        "query \(query) answered \(answers.map { $0.map(\.id) }) by \(StoreKind.allCases)"
+                    )
+                }
+                let states = try await stores.asyncMap { try await $0.syncStates().map { Array($0.source.utf8) } }
+                #expect(states.allSatisfy { $0 == states[0] }, "sync states differ: \(states)")
+                let counts = try await stores.asyncMap { try await $0.count() }
+                #expect(Set(counts).count == 1)
+            } catch {
+                Issue.record(error)
             }
-            // Persistent engines answer from their files, read afresh.
-            stores = try zip(StoreKind.allCases, stores).map { kind, store in
-                try kind.reopen(in: directory, name: kind.rawValue) ?? store
-            }
-            for query in queries {
-                var answers: [[Post]] = []
-                for store in stores { answers.append(try await store.query(query)) }
-                #expect(
-                    answers.allSatisfy { $0 == answers[0] },
-                    "query \(query) answered \(answers.map { $0.map(\.id) }) by \(StoreKind.allCases)"
-                )
-            }
-            let states = try await stores.asyncMap { try await $0.syncStates().map { Array($0.source.utf8) } }
-            #expect(states.allSatisfy { $0 == states[0] }, "sync states differ: \(states)")
-            let counts = try await stores.asyncMap { try await $0.count() }
-            #expect(Set(counts).count == 1)
         }
     }
 

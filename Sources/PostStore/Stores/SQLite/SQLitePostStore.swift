@@ -37,6 +37,12 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// rare: a checkpoint or a recovery in another connection). Kept short because it blocks the calling thread.
     private static let statementBusyTimeout = Duration.milliseconds(200)
     private var searchIndex: SQLiteSearchIndex { SQLiteSearchIndex(connection: connection) }
+    /// When a read last found the database file where it was opened; see `read`.
+    private var fileLastFoundInPlace: Duration?
+    /// Whether the database file was found deleted or moved: from then on every call is refused.
+    private var hasMoved = false
+    /// How long reads trust the last look that found the file in place.
+    private static let movedCheckInterval = Duration.milliseconds(1)
 
     /// Opens the store at `path` and applies any pending migration.
     ///
@@ -345,7 +351,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     private func storedPost(id: Int) throws(SQLiteError) -> Post? {
         try connection.withStatement("SELECT id, user_id, title, body FROM posts WHERE id = ?") {
             statement throws(SQLiteError) in
-            try statement.bind(id)
+            try statement.bind(id, at: 1)
             return try statement.step() ? Self.readPost(statement) : nil
         }
     }
@@ -474,13 +480,23 @@ public actor SQLitePostStore: PostStoreProtocol {
 
     /// Runs a read, refusing a store whose file was deleted or moved while open: its `-wal` and `-shm` files may
     /// belong to a new file by now, so answers from the old one could be wrong or fail obscurely.
+    ///
+    /// The check costs a `stat` of the path, more than a lookup by id, so reads look again only once
+    /// ``movedCheckInterval`` of the store's clock has passed since the last look found the file in place: a read
+    /// may answer from a file deleted less than a millisecond ago (as it would have just before). Writes look every
+    /// time, under the write lock; once a look finds the file gone, every later call is refused.
     private func read<Result>(_ body: () throws -> Result) throws -> Result {
-        try refuseIfMoved(nothingWritten: false)
+        let now = clock.uptime()
+        if hasMoved || fileLastFoundInPlace.map({ now - $0 >= Self.movedCheckInterval }) ?? true {
+            try refuseIfMoved(nothingWritten: false)
+            fileLastFoundInPlace = now
+        }
         return try sqlite(body)
     }
 
     private func refuseIfMoved(nothingWritten: Bool) throws {
-        guard connection.fileHasMoved() else { return }
+        guard hasMoved || connection.fileHasMoved() else { return }
+        hasMoved = true
         let consequence = nothingWritten ? "; nothing was written" : ""
         throw PostStoreError(
             .storeNotFound,

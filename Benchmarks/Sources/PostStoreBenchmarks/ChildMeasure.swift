@@ -1,0 +1,157 @@
+import CLimit
+import Foundation
+import Logging
+import PostStore
+
+/// The measures that run in a child process of their own (`poststore-benchmarks --measure NAME …`), so that each
+/// one's peak memory is its own. Each times its own work and writes `{"seconds": …}` (or several named figures) to
+/// the result file.
+enum ChildMeasure: String, CaseIterable {
+    case decodeWithJSONDecoder = "decode-jsondecoder"
+    case decodeWithPostStore = "decode-poststore"
+    case cLimit = "c-limit"
+    case cLimitWithSearchIndex = "c-limit-fts"
+    case cLimitChangedResync = "c-limit-resync-changed"
+    case syncSQLiteWithoutIndex = "sync-sqlite-noindex"
+    case syncSQLite = "sync-sqlite"
+    case resyncSQLiteUnchanged = "resync-sqlite-unchanged"
+    case resyncSQLiteChanged = "resync-sqlite-changed"
+    case resyncSQLiteChangedWithoutIndex = "resync-sqlite-changed-noindex"
+    case syncJSONFile = "sync-json"
+    case syncMemory = "sync-memory"
+    case queries = "queries"
+
+    /// What the child needs: the data folder (`posts.json`, `posts-changed.json`), the store it works on, and the
+    /// expected counts.
+    struct Context {
+        let dataFolder: String
+        let store: String
+        let posts: Int
+        let changes: (removed: Int, edited: Int, added: Int)
+
+        var baseFile: String { dataFolder + "/posts.json" }
+        var changedFile: String { dataFolder + "/posts-changed.json" }
+    }
+
+    /// Runs the measure and returns its figures.
+    func run(_ context: Context) async throws -> [String: Double] {
+        switch self {
+        case .decodeWithJSONDecoder:
+            let data = try Data(contentsOf: URL(fileURLWithPath: context.baseFile))
+            let start = ContinuousClock.now
+            let posts = try JSONDecoder().decode([Post].self, from: data)
+            try expect(posts.count == context.posts, "JSONDecoder read \(posts.count) posts")
+            return ["seconds": (ContinuousClock.now - start).seconds, "bytes": Double(data.count)]
+        case .decodeWithPostStore:
+            let data = try Data(contentsOf: URL(fileURLWithPath: context.baseFile))
+            let start = ContinuousClock.now
+            let posts = try PostPayload.decode(data)
+            try expect(posts.count == context.posts, "PostPayload read \(posts.count) posts")
+            return ["seconds": (ContinuousClock.now - start).seconds, "bytes": Double(data.count)]
+        case .cLimit:
+            return try cLimit(context.baseFile, context.store, searchIndex: false, prune: false, posts: context.posts)
+        case .cLimitWithSearchIndex:
+            return try cLimit(context.baseFile, context.store, searchIndex: true, prune: false, posts: context.posts)
+        case .cLimitChangedResync:
+            return try cLimit(context.changedFile, context.store, searchIndex: false, prune: true, posts: nil)
+        case .syncSQLiteWithoutIndex:
+            return try await sync(context.baseFile, expectInserted: context.posts) {
+                try SQLitePostStore(path: context.store, searchIndex: false)
+            }
+        case .syncSQLite:
+            return try await sync(context.baseFile, expectInserted: context.posts) {
+                try SQLitePostStore(path: context.store)
+            }
+        case .resyncSQLiteUnchanged:
+            return try await sync(context.baseFile, expectUnchanged: context.posts) {
+                try SQLitePostStore(path: context.store, mode: .openExisting)
+            }
+        case .resyncSQLiteChanged, .resyncSQLiteChangedWithoutIndex:
+            let keepsIndex = self == .resyncSQLiteChanged
+            return try await sync(context.changedFile, prune: true, expectChanges: context.changes) {
+                try SQLitePostStore(path: context.store, mode: .openExisting, searchIndex: keepsIndex)
+            }
+        case .syncJSONFile:
+            return try await sync(context.baseFile, expectInserted: context.posts) {
+                try JSONFilePostStore(path: context.store)
+            }
+        case .syncMemory:
+            return try await sync(context.baseFile, expectInserted: context.posts) { InMemoryPostStore() }
+        case .queries:
+            return try await QueryMeasures(store: SQLitePostStore(path: context.store, mode: .openExisting)).run()
+        }
+    }
+
+    private func cLimit(
+        _ file: String,
+        _ store: String,
+        searchIndex: Bool,
+        prune: Bool,
+        posts: Int?
+    ) throws -> [String: Double] {
+        let schema = try Self.migration("0001_create_posts.sql")
+        let index = searchIndex ? try Self.migration("0002_create_search_index.sql") : nil
+        var result = climit_result()
+        let status = climit_sync(file, store, schema, index, prune ? 1 : 0, &result)
+        let message = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        try expect(status == 0, "the C limit failed: \(message)")
+        if let posts { try expect(result.rows_written == posts, "the C limit wrote \(result.rows_written) rows") }
+        return [
+            "seconds": result.seconds, "written": Double(result.rows_written), "deleted": Double(result.rows_deleted),
+        ]
+    }
+
+    /// Times a first sync or a re-sync from a file, store opening included (as the C limit's time includes its
+    /// own), and checks its counts.
+    private func sync(
+        _ file: String,
+        prune: Bool = false,
+        expectInserted inserted: Int? = nil,
+        expectUnchanged unchanged: Int? = nil,
+        expectChanges changes: (removed: Int, edited: Int, added: Int)? = nil,
+        store makeStore: () throws -> any PostStoreProtocol
+    ) async throws -> [String: Double] {
+        let start = ContinuousClock.now
+        let service = SyncService(
+            dataService: FilePostDataService(path: file),
+            store: try makeStore(),
+            clock: SystemClock(),
+            logger: Logger(label: "benchmarks") { _ in SwiftLogNoOpLogHandler() }
+        )
+        let report = try await service.sync(SyncOptions(prune: prune, force: true))
+        let seconds = (ContinuousClock.now - start).seconds
+        if let inserted { try expect(report.inserted == inserted, "inserted \(report.inserted)") }
+        if let unchanged {
+            try expect(
+                report.unchanged == unchanged && report.inserted + report.updated + report.deleted == 0,
+                "an unchanged re-sync wrote posts: \(report)"
+            )
+        }
+        if let changes {
+            try expect(
+                report.inserted == changes.added && report.updated == changes.edited
+                    && report.deleted == changes.removed,
+                "the changed re-sync did \(report), expected \(changes)"
+            )
+        }
+        return [
+            "seconds": seconds, "inserted": Double(report.inserted), "updated": Double(report.updated),
+            "deleted": Double(report.deleted), "unchanged": Double(report.unchanged),
+        ]
+    }
+
+    /// The text of one of the main package's migrations, which the C limit runs so both sides build the same schema.
+    static func migration(_ name: String) throws -> String {
+        try String(contentsOfFile: mainPackagePath + "/Migrations/" + name, encoding: .utf8)
+    }
+
+    /// The main package's folder, from this file's place in it.
+    static let mainPackagePath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+}
+
+/// Fails the measure unless `condition` holds: a benchmark whose work went wrong must not print a figure.
+func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw BenchmarkError(message()) }
+}

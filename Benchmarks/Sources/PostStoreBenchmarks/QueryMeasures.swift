@@ -1,0 +1,53 @@
+import PostStore
+
+/// Times queries on a filled SQLite store, in process: the median (p50) of many repetitions per query, in
+/// microseconds.
+struct QueryMeasures {
+    let store: SQLitePostStore
+
+    /// The term about one post in 10,000 carries (see ``PostFileGenerator``).
+    static let rareTerm = "quokka"
+    /// A word of the lorem-ipsum vocabulary, in most posts.
+    static let commonTerm = "dolor"
+
+    func run() async throws -> [String: Double] {
+        let count = try await store.count()
+        var figures: [String: Double] = ["posts": Double(count)]
+        // A seeded generator: the system one costs a system call per number, which would show in the lookups.
+        var random = SplitMix64(state: 42)
+        figures["id"] = try await median(repetitions: 20_000) {
+            try await store.post(id: Int.random(in: 1...count, using: &random)) != nil ? 1 : 0
+        }
+        figures["user"] = try await median(repetitions: 5_000) {
+            try await store.query(PostQuery(userIds: [Int.random(in: 1...(count / 10), using: &random)])).count
+        }
+        figures["rare"] = try await median(repetitions: 50) {
+            try await store.query(PostQuery(search: Self.rareTerm)).count
+        }
+        figures["rareResults"] = Double(try await store.query(PostQuery(search: Self.rareTerm)).count)
+        figures["common10"] = try await median(repetitions: 50) {
+            try await store.query(PostQuery(search: Self.commonTerm, limit: 10)).count
+        }
+        figures["commonAll"] = try await median(repetitions: 5) {
+            try await store.query(PostQuery(search: Self.commonTerm)).count
+        }
+        figures["commonResults"] = Double(try await store.query(PostQuery(search: Self.commonTerm)).count)
+        return figures
+    }
+
+    /// The median time of `body` in microseconds; the counts it returns must add up to more than 0, a check that it
+    /// did work.
+    private func median(repetitions: Int, _ body: () async throws -> Int) async throws -> Double {
+        var times: [Double] = []
+        times.reserveCapacity(repetitions)
+        var found = 0
+        for _ in 0..<repetitions {
+            let start = ContinuousClock.now
+            found += try await body()
+            times.append((ContinuousClock.now - start).seconds * 1e6)
+        }
+        try expect(found > 0, "a query found nothing")
+        times.sort()
+        return times[times.count / 2]
+    }
+}

@@ -1,0 +1,169 @@
+import CSQLite
+import Foundation
+
+/// Prints the harness's figures as Markdown tables: each measure, what it is compared with, the ratio, the target
+/// and whether it is met.
+struct ResultTable {
+    let posts: Int
+    let runs: Int
+    let fileMegabytes: Double
+    let changes: (removed: Int, edited: Int, added: Int)
+    let figures: [ChildMeasure: BenchmarkRun.Figure]
+    let peer: BenchmarkRun.Figure?
+    let queries: [String: Double]
+    let processes: [String: Double]
+
+    /// A row: a measure, its baseline, and the target for their ratio.
+    private struct Row {
+        let name: String
+        let figure: BenchmarkRun.Figure
+        let baseline: (name: String, figure: BenchmarkRun.Figure)?
+        /// The ratio shown: the measure's time over the baseline's, or (for a speed-up) the other way round.
+        let isSpeedUp: Bool
+        let target: Double?
+
+        init(
+            _ name: String,
+            _ figure: BenchmarkRun.Figure,
+            vs baseline: (String, BenchmarkRun.Figure)? = nil,
+            speedUp: Bool = false,
+            target: Double? = nil
+        ) {
+            self.name = name
+            self.figure = figure
+            self.baseline = baseline
+            self.isSpeedUp = speedUp
+            self.target = target
+        }
+
+        var ratio: Double? {
+            guard let baseline else { return nil }
+            return isSpeedUp
+                ? baseline.figure.medianSeconds / figure.medianSeconds
+                : figure.medianSeconds / baseline.figure.medianSeconds
+        }
+
+        var verdict: String {
+            guard let ratio, let target else { return "" }
+            return (isSpeedUp ? ratio >= target : ratio <= target) ? "met" : "**missed**"
+        }
+    }
+
+    func print() {
+        func figure(_ measure: ChildMeasure) -> BenchmarkRun.Figure { figures[measure] ?? BenchmarkRun.Figure() }
+        let cLimit = ("C limit", figure(.cLimit))
+        let cLimitIndex = ("C limit + FTS5 rebuild", figure(.cLimitWithSearchIndex))
+        let first = ("PostStore first sync (index)", figure(.syncSQLite))
+        var rows = [
+            Row("Decode + check: Foundation JSONDecoder", figure(.decodeWithJSONDecoder)),
+            Row(
+                "Decode + check: PostStore decoder (speed-up)",
+                figure(.decodeWithPostStore),
+                vs: ("JSONDecoder", figure(.decodeWithJSONDecoder)),
+                speedUp: true,
+                target: 4
+            ),
+            Row("C limit: first sync, no index", figure(.cLimit)),
+            Row("PostStore SQLite first sync, no index", figure(.syncSQLiteWithoutIndex), vs: cLimit, target: 1.25),
+            Row("C limit + FTS5 rebuild of the same index", figure(.cLimitWithSearchIndex)),
+            Row("PostStore SQLite first sync, search index", figure(.syncSQLite), vs: cLimitIndex, target: 1.1),
+            Row("PostStore SQLite re-sync, nothing changed", figure(.resyncSQLiteUnchanged), vs: first, target: 0.6),
+            Row("C limit: re-sync of the changed set, prune", figure(.cLimitChangedResync)),
+            Row(
+                "PostStore SQLite re-sync of the changed set, no index",
+                figure(.resyncSQLiteChangedWithoutIndex),
+                vs: ("C limit re-sync", figure(.cLimitChangedResync)),
+                target: 1.5
+            ),
+            Row(
+                "PostStore SQLite re-sync of the changed set, search index",
+                figure(.resyncSQLiteChanged),
+                vs: ("C limit re-sync", figure(.cLimitChangedResync)),
+                target: 1.5
+            ),
+            Row("JSON-file engine first sync", figure(.syncJSONFile), vs: first, target: 3),
+            Row("In-memory engine first sync", figure(.syncMemory), vs: first, target: 0.5),
+        ]
+        if let peer { rows.append(Row("Peer: sqlite-utils insert --pk id", peer, vs: cLimit)) }
+
+        let date = ISO8601DateFormatter().string(from: Date()).prefix(10)
+        Swift.print(
+            """
+            PostStore benchmarks, \(date): \(posts) posts (\(format(fileMegabytes, decimals: 1)) MB JSON file), \
+            median of \(runs) run\(runs == 1 ? "" : "s"), \(Self.machine()). Changed set: \(changes.added) new, \
+            \(changes.removed) removed (prune), \(changes.edited) edited.
+
+            | measure | median s | peak RSS MB | compared with | ratio | target | |
+            |---|---:|---:|---|---:|---:|---|
+            """
+        )
+        for row in rows {
+            let ratio = row.ratio.map { format($0, decimals: 2) + "×" } ?? ""
+            let target = row.target.map { (row.isSpeedUp ? "≥ " : "≤ ") + format($0, decimals: 2) + "×" } ?? ""
+            Swift.print(
+                "| \(row.name) | \(format(row.figure.medianSeconds)) | \(format(row.figure.maximumMegabytes, decimals: 0)) "
+                    + "| \(row.baseline?.name ?? "") | \(ratio) | \(target) | \(row.verdict) |"
+            )
+        }
+        let decoded = figure(.decodeWithPostStore)
+        let bytes = decoded.last["bytes"] ?? 0
+        let throughput = { (figure: BenchmarkRun.Figure) in
+            format(bytes / 1_048_576 / figure.medianSeconds, decimals: 0)
+        }
+        let memoryShare = figure(.syncSQLite).maximumMegabytes / fileMegabytes
+        let unchanged = figure(.resyncSQLiteUnchanged).last
+        let written = (unchanged["inserted"] ?? 0) + (unchanged["updated"] ?? 0) + (unchanged["deleted"] ?? 0)
+        Swift.print(
+            """
+
+            - Decoder throughput: PostStore \(throughput(decoded)) MB/s, JSONDecoder \
+            \(throughput(figure(.decodeWithJSONDecoder))) MB/s.
+            - Peak memory of the first sync into SQLite: \(format(memoryShare, decimals: 2))× the file size \
+            (target ≤ 0.60×; no index: \
+            \(format(figure(.syncSQLiteWithoutIndex).maximumMegabytes / fileMegabytes, decimals: 2))×).
+            - Posts written by the unchanged re-sync: \(Int(written)) (target 0).
+
+            | query on \(Int(queries["posts"] ?? 0)) posts, in process (p50) | µs | target µs | |
+            |---|---:|---:|---|
+            """
+        )
+        let queryRows: [(String, String, Double)] = [
+            ("lookup by id", "id", 5),
+            ("filter by user, 10 results", "user", 50),
+            ("search a rare term (\(Int(queries["rareResults"] ?? 0)) results)", "rare", 2_000),
+            ("search a common term, first 10", "common10", 150_000),
+            ("search a common term, all \(Int(queries["commonResults"] ?? 0)) results", "commonAll", .infinity),
+        ]
+        for (name, key, target) in queryRows {
+            let value = queries[key] ?? .nan
+            let goal = target.isFinite ? format(target, decimals: 0) : ""
+            let verdict = target.isFinite ? (value <= target ? "met" : "**missed**") : ""
+            Swift.print("| \(name) | \(format(value, decimals: 1)) | \(goal) | \(verdict) |")
+        }
+        if !processes.isEmpty {
+            Swift.print(
+                """
+
+                | whole `poststore` process (median of 21) | ms | target ms | |
+                |---|---:|---:|---|
+                """
+            )
+            for (name, key, target) in [
+                ("`poststore query --user N --limit 10`", "query", 60.0),
+                ("`poststore sync` answered 304 Not Modified", "notModified", 50.0),
+            ] {
+                let value = processes[key] ?? .nan
+                Swift.print(
+                    "| \(name) | \(format(value, decimals: 1)) | \(format(target, decimals: 0)) | "
+                        + "\(value <= target ? "met" : "**missed**") |"
+                )
+            }
+        }
+    }
+
+    static func machine() -> String {
+        let gibibytes = Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30)
+        return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(format(gibibytes, decimals: 1)) GiB, "
+            + "SQLite \(String(cString: sqlite3_libversion()))"
+    }
+}
