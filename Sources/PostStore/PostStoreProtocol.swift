@@ -28,6 +28,10 @@
 /// - **Pruning.** With ``PostChangeSet/deletesAbsentPosts``, every stored post not upserted is deleted in the same
 ///   step, chosen under the write lock, so two writers never mix their sets.
 /// - **Previews.** ``preview(_:)`` returns what ``apply(_:)`` would return, and writes nothing.
+/// - **Streams.** ``apply(_:streaming:)`` and ``preview(_:streaming:)`` behave exactly as ``apply(_:)`` and
+///   ``preview(_:)`` with the stream's posts appended to the change set's upserts (an id repeated across the two is
+///   a `constraintViolation`); a reader that throws part-way leaves the store as it was. The default
+///   implementations read the stream first; an engine may write as it reads, inside its one atomic step.
 /// - **Counting.** An upserted post is `inserted` when its id is new, `updated` when the stored post differs in any
 ///   field (compared byte for byte, see ``Post/==(_:_:)``) and `unchanged` otherwise; an unchanged post is not
 ///   written. A deleted id counts as `deleted` only when the store held it.

@@ -431,6 +431,100 @@ static int append_id(id_list *list, long long id, climit_result *out) {
     return 0;
 }
 
+// MARK: - Keeping the search index row by row
+
+// The statements of a re-sync that keeps the search index in step with each row it really changes: look the row up,
+// compare it, and only for a new or changed row write it and its index entry (the old entry deleted first; a
+// contentless index needs the very text it was given). Lowercasing is SQLite's `lower()`, as in the bulk rebuild.
+typedef struct {
+    sqlite3_stmt *select;
+    sqlite3_stmt *insert;
+    sqlite3_stmt *update;
+    sqlite3_stmt *remove;
+    sqlite3_stmt *index_insert;
+    sqlite3_stmt *index_delete;
+} row_writer;
+
+static int prepare_row_writer(sqlite3 *db, row_writer *w, climit_result *out) {
+    const char *sql[] = {
+        "SELECT user_id, title, body FROM posts WHERE id = ?1",
+        "INSERT INTO posts (id, user_id, title, body) VALUES (?1, ?2, ?3, ?4)",
+        "UPDATE posts SET user_id = ?2, title = ?3, body = ?4 WHERE id = ?1",
+        "DELETE FROM posts WHERE id = ?1",
+        "INSERT INTO posts_search (rowid, title, body) VALUES (?1, lower(?2), lower(?3))",
+        "INSERT INTO posts_search (posts_search, rowid, title, body) VALUES ('delete', ?1, lower(?2), lower(?3))",
+    };
+    sqlite3_stmt **targets[] = {&w->select, &w->insert, &w->update, &w->remove, &w->index_insert, &w->index_delete};
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++) {
+        if (sqlite3_prepare_v2(db, sql[i], -1, targets[i], NULL) != SQLITE_OK) {
+            return sqlite_failed(db, out, "preparing the row-by-row statements");
+        }
+    }
+    return 0;
+}
+
+static void finalize_row_writer(row_writer *w) {
+    sqlite3_finalize(w->select);
+    sqlite3_finalize(w->insert);
+    sqlite3_finalize(w->update);
+    sqlite3_finalize(w->remove);
+    sqlite3_finalize(w->index_insert);
+    sqlite3_finalize(w->index_delete);
+}
+
+static int run(sqlite3 *db, sqlite3_stmt *statement, climit_result *out, const char *what) {
+    int step = sqlite3_step(statement);
+    sqlite3_reset(statement);
+    return step == SQLITE_DONE ? 0 : sqlite_failed(db, out, what);
+}
+
+static int column_equals(sqlite3_stmt *statement, int column, const text *value) {
+    const void *stored = sqlite3_column_text(statement, column);
+    size_t length = (size_t)sqlite3_column_bytes(statement, column);
+    return length == value->length && (length == 0 || memcmp(stored, value->bytes, length) == 0);
+}
+
+// Deletes the index entry of the row `w->select` stands on (the stored post with this id).
+static int delete_index_entry(sqlite3 *db, row_writer *w, long long id, climit_result *out) {
+    sqlite3_bind_int64(w->index_delete, 1, id);
+    sqlite3_bind_text(w->index_delete, 2, (const char *)sqlite3_column_text(w->select, 1),
+                      sqlite3_column_bytes(w->select, 1), SQLITE_TRANSIENT);
+    sqlite3_bind_text(w->index_delete, 3, (const char *)sqlite3_column_text(w->select, 2),
+                      sqlite3_column_bytes(w->select, 2), SQLITE_TRANSIENT);
+    return run(db, w->index_delete, out, "deleting an index entry");
+}
+
+// Writes one post and its index entry unless the stored row equals it; counts it in rows_written when written.
+static int write_row(sqlite3 *db, row_writer *w, const post *row, climit_result *out) {
+    sqlite3_bind_int64(w->select, 1, row->id);
+    int step = sqlite3_step(w->select);
+    if (step != SQLITE_ROW && step != SQLITE_DONE) return sqlite_failed(db, out, "looking a post up");
+    int exists = step == SQLITE_ROW;
+    int equal = exists && sqlite3_column_int64(w->select, 0) == row->user_id &&
+                column_equals(w->select, 1, &row->title) && column_equals(w->select, 2, &row->body);
+    if (equal) {
+        sqlite3_reset(w->select);
+        return 0;
+    }
+    if (exists) {
+        // The old text, bound from the lookup's row (SQLITE_TRANSIENT: the row goes with the reset).
+        if (delete_index_entry(db, w, row->id, out) != 0) return -1;
+    }
+    sqlite3_reset(w->select);
+    sqlite3_stmt *write = exists ? w->update : w->insert;
+    sqlite3_bind_int64(write, 1, row->id);
+    sqlite3_bind_int64(write, 2, row->user_id);
+    sqlite3_bind_text(write, 3, row->title.bytes, (int)row->title.length, SQLITE_STATIC);
+    sqlite3_bind_text(write, 4, row->body.bytes, (int)row->body.length, SQLITE_STATIC);
+    if (run(db, write, out, "writing a post") != 0) return -1;
+    sqlite3_bind_int64(w->index_insert, 1, row->id);
+    sqlite3_bind_text(w->index_insert, 2, row->title.bytes, (int)row->title.length, SQLITE_STATIC);
+    sqlite3_bind_text(w->index_insert, 3, row->body.bytes, (int)row->body.length, SQLITE_STATIC);
+    if (run(db, w->index_insert, out, "adding an index entry") != 0) return -1;
+    out->rows_written++;
+    return 0;
+}
+
 static const char upsert_sql[] =
     "INSERT INTO posts (id, user_id, title, body) VALUES (?1, ?2, ?3, ?4) "
     "ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, title = excluded.title, body = excluded.body "
@@ -438,7 +532,8 @@ static const char upsert_sql[] =
     "OR posts.body IS NOT excluded.body";
 
 // Parses the array and upserts each post as soon as it is parsed, so no list of posts is ever built.
-static int upsert_all(sqlite3 *db, parser *p, id_list *ids, int keep_ids, climit_result *out) {
+// With `rows`, each post goes through the row-by-row writer instead of the upsert.
+static int upsert_all(sqlite3 *db, parser *p, id_list *ids, int keep_ids, row_writer *rows, climit_result *out) {
     sqlite3_stmt *upsert = NULL;
     if (sqlite3_prepare_v2(db, upsert_sql, -1, &upsert, NULL) != SQLITE_OK) {
         return sqlite_failed(db, out, "preparing the upsert");
@@ -459,6 +554,10 @@ static int upsert_all(sqlite3 *db, parser *p, id_list *ids, int keep_ids, climit
             if (parse_post(p, &row) != 0) goto done;
             out->posts_read++;
             if (keep_ids && append_id(ids, row.id, out) != 0) goto done;
+            if (rows != NULL) {
+                if (write_row(db, rows, &row, out) != 0) goto done;
+                goto next;
+            }
             sqlite3_bind_int64(upsert, 1, row.id);
             sqlite3_bind_int64(upsert, 2, row.user_id);
             // SQLITE_STATIC: the bytes live in the file buffer, which outlives the statement.
@@ -470,6 +569,7 @@ static int upsert_all(sqlite3 *db, parser *p, id_list *ids, int keep_ids, climit
             }
             out->rows_written += sqlite3_changes(db);
             sqlite3_reset(upsert);
+        next:
             skip_whitespace(p);
             if (p->position < p->end && *p->position == ',') {
                 p->position++;
@@ -496,7 +596,8 @@ done:
 
 // Deletes the rows whose id is not among `ids` (sorted here). The stale ids are collected first and deleted after
 // the scan, so the table is never changed under a running SELECT.
-static int prune_stale(sqlite3 *db, id_list *ids, climit_result *out) {
+// With `rows`, each stale row's index entry is deleted first.
+static int prune_stale(sqlite3 *db, id_list *ids, row_writer *rows, climit_result *out) {
     if (ids->count > 0) qsort(ids->items, ids->count, sizeof *ids->items, compare_ids);
     id_list stale = {0};
     sqlite3_stmt *select = NULL;
@@ -520,6 +621,13 @@ static int prune_stale(sqlite3 *db, id_list *ids, climit_result *out) {
         goto done;
     }
     for (size_t i = 0; i < stale.count; i++) {
+        if (rows != NULL) {
+            sqlite3_bind_int64(rows->select, 1, stale.items[i]);
+            int found = sqlite3_step(rows->select) == SQLITE_ROW;
+            int deleted = found ? delete_index_entry(db, rows, stale.items[i], out) : 0;
+            sqlite3_reset(rows->select);
+            if (deleted != 0) goto done;
+        }
         sqlite3_bind_int64(remove_row, 1, stale.items[i]);
         if (sqlite3_step(remove_row) != SQLITE_DONE) {
             sqlite_failed(db, out, "pruning a post");
@@ -540,10 +648,16 @@ done:
 
 int climit_sync(const char *json_path, const char *db_path, const char *schema_sql, const char *search_index_sql,
                 int prune, climit_result *out) {
+    return climit_sync_indexing(json_path, db_path, schema_sql, search_index_sql, prune, 0, out);
+}
+
+int climit_sync_indexing(const char *json_path, const char *db_path, const char *schema_sql,
+                         const char *search_index_sql, int prune, int index_row_by_row, climit_result *out) {
     double start = now_seconds();
     memset(out, 0, sizeof *out);
     sqlite3 *db = NULL;
     id_list ids = {0};
+    row_writer rows = {0};
     int in_transaction = 0;
     int status = -1;
 
@@ -574,9 +688,11 @@ int climit_sync(const char *json_path, const char *db_path, const char *schema_s
         if (exists < 0 || (!exists && exec(db, search_index_sql, out, "creating the search index") != 0)) goto done;
     }
 
-    if (upsert_all(db, &p, &ids, prune, out) != 0) goto done;
-    if (prune && prune_stale(db, &ids, out) != 0) goto done;
-    if (search_index_sql != NULL) {
+    int row_by_row = search_index_sql != NULL && index_row_by_row;
+    if (row_by_row && prepare_row_writer(db, &rows, out) != 0) goto done;
+    if (upsert_all(db, &p, &ids, prune, row_by_row ? &rows : NULL, out) != 0) goto done;
+    if (prune && prune_stale(db, &ids, row_by_row ? &rows : NULL, out) != 0) goto done;
+    if (search_index_sql != NULL && !row_by_row) {
         // A contentless FTS5 table cannot 'rebuild' (it has no content to read back); 'delete-all' empties it.
         if (exec(db,
                  "INSERT INTO posts_search (posts_search) VALUES ('delete-all');"
@@ -590,6 +706,7 @@ int climit_sync(const char *json_path, const char *db_path, const char *schema_s
     in_transaction = 0;
     status = 0;
 done:
+    finalize_row_writer(&rows);
     if (in_transaction) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     if (db != NULL && sqlite3_close(db) != SQLITE_OK && status == 0) {
         status = sqlite_failed(db, out, "closing the database");

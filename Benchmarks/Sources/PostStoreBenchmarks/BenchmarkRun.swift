@@ -41,6 +41,7 @@ struct BenchmarkRun {
         try child(.syncSQLite, store: folder + "/index.sqlite", changes: changeArgument)
         try child(.syncSQLiteWithoutIndex, store: folder + "/noindex.sqlite", changes: changeArgument)
         try child(.cLimit, store: folder + "/c.sqlite", changes: changeArgument)
+        try child(.cLimitWithSearchIndex, store: folder + "/c-index.sqlite", changes: changeArgument)
 
         var figures: [ChildMeasure: Figure] = [:]
         let measured: [(ChildMeasure, startingFrom: String?)] = [
@@ -49,7 +50,7 @@ struct BenchmarkRun {
             (.cLimitWithSearchIndex, nil), (.syncSQLite, nil),
             (.resyncSQLiteUnchanged, "index.sqlite"),
             (.cLimitChangedResync, "c.sqlite"), (.resyncSQLiteChangedWithoutIndex, "noindex.sqlite"),
-            (.resyncSQLiteChanged, "index.sqlite"),
+            (.cLimitChangedResyncWithSearchIndex, "c-index.sqlite"), (.resyncSQLiteChanged, "index.sqlite"),
             (.syncJSONFile, nil), (.syncMemory, nil),
         ]
         var peer = Figure()
@@ -84,6 +85,10 @@ struct BenchmarkRun {
                 peer.peakMegabytes.append(outcome.peakMegabytes)
             }
         }
+        let sizes = ["index.sqlite", "noindex.sqlite"].map { name in
+            Double((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
+                / 1_048_576
+        }
         let queries = try child(.queries, store: folder + "/index.sqlite", changes: changeArgument).figures
         let processes = try measureProcesses(store: folder + "/index.sqlite")
 
@@ -91,6 +96,7 @@ struct BenchmarkRun {
             posts: options.posts,
             runs: options.runs,
             fileMegabytes: fileMegabytes,
+            storeMegabytes: (withIndex: sizes[0], withoutIndex: sizes[1]),
             changes: changes,
             figures: figures,
             peer: hasPeer ? peer : nil,
@@ -114,6 +120,8 @@ struct BenchmarkRun {
     ) throws -> (figures: [String: Double], outcome: ChildProcess.Outcome) {
         let result = folder + "/result.json"
         let log = folder + "/child.log"
+        // A child that fails before writing must not leave the last child's figures to be read as its own.
+        try? FileManager.default.removeItem(atPath: result)
         let outcome = try ChildProcess.run(
             [
                 executable, "--measure", measure.rawValue, "--data", folder, "--store", store,

@@ -12,6 +12,7 @@ enum ChildMeasure: String, CaseIterable {
     case cLimit = "c-limit"
     case cLimitWithSearchIndex = "c-limit-fts"
     case cLimitChangedResync = "c-limit-resync-changed"
+    case cLimitChangedResyncWithSearchIndex = "c-limit-resync-changed-fts"
     case syncSQLiteWithoutIndex = "sync-sqlite-noindex"
     case syncSQLite = "sync-sqlite"
     case resyncSQLiteUnchanged = "resync-sqlite-unchanged"
@@ -52,8 +53,21 @@ enum ChildMeasure: String, CaseIterable {
             return try cLimit(context.baseFile, context.store, searchIndex: false, prune: false, posts: context.posts)
         case .cLimitWithSearchIndex:
             return try cLimit(context.baseFile, context.store, searchIndex: true, prune: false, posts: context.posts)
-        case .cLimitChangedResync:
-            return try cLimit(context.changedFile, context.store, searchIndex: false, prune: true, posts: nil)
+        case .cLimitChangedResync, .cLimitChangedResyncWithSearchIndex:
+            let figures = try cLimit(
+                context.changedFile,
+                context.store,
+                searchIndex: self == .cLimitChangedResyncWithSearchIndex,
+                prune: true,
+                posts: nil
+            )
+            let changes = context.changes
+            try expect(
+                figures["written"] == Double(changes.edited + changes.added)
+                    && figures["deleted"] == Double(changes.removed),
+                "the C limit's re-sync wrote \(figures), expected \(changes)"
+            )
+            return figures
         case .syncSQLiteWithoutIndex:
             return try await sync(context.baseFile, expectInserted: context.posts) {
                 try SQLitePostStore(path: context.store, searchIndex: false)
@@ -92,7 +106,9 @@ enum ChildMeasure: String, CaseIterable {
         let schema = try Self.migration("0001_create_posts.sql")
         let index = searchIndex ? try Self.migration("0002_create_search_index.sql") : nil
         var result = climit_result()
-        let status = climit_sync(file, store, schema, index, prune ? 1 : 0, &result)
+        // A re-sync (prune) keeps the index row by row, as PostStore does for a store that holds posts; a first
+        // sync builds it in bulk after the posts.
+        let status = climit_sync_indexing(file, store, schema, index, prune ? 1 : 0, prune ? 1 : 0, &result)
         let message = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         try expect(status == 0, "the C limit failed: \(message)")
         if let posts { try expect(result.rows_written == posts, "the C limit wrote \(result.rows_written) rows") }

@@ -1,8 +1,10 @@
 /// Where posts come from: a source a ``SyncService`` pulls from.
 ///
 /// ``HTTPPostDataService`` (a JSONPlaceholder-style server) and ``FilePostDataService`` (a JSON file or standard
-/// input) are the live implementations; tests inject a stub. A data service checks the whole payload before it
-/// returns (see ``PostPayload``), so what it returns can be committed as it is.
+/// input) are the live implementations; tests inject a stub. A data service checks every post it hands over (see
+/// ``PostPayload``): ``fetchPosts(_:)`` checks the whole payload before it returns; the reader of
+/// ``streamPosts(_:)`` checks each post as the store reads it and throws at the first problem, which rolls the
+/// store's write back.
 ///
 /// For example, a source of fixed posts:
 ///

@@ -370,7 +370,7 @@ struct PostJSONScanner: ~Copyable {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
-                index = try checkEscape(at: index)
+                index = try checkEscape(at: index, inStringFrom: start)
                 index = Self.indexOfQuoteBackslashOrControl(in: bytes, from: index, nonASCII: &nonASCII)
                 continue
             }
@@ -451,9 +451,10 @@ struct PostJSONScanner: ~Copyable {
         }
     }
 
-    /// Checks the escape whose backslash is at `index`, and returns the index after it.
-    private func checkEscape(at index: Int) throws(Failure) -> Int {
-        guard index + 1 < bytes.count else { throw unclosedString(from: index) }
+    /// Checks the escape whose backslash is at `index`, in the string whose text starts at `start`, and returns the
+    /// index after it.
+    private func checkEscape(at index: Int, inStringFrom start: Int) throws(Failure) -> Int {
+        guard index + 1 < bytes.count else { throw unclosedString(from: start) }
         let escaped = bytes[index + 1]
         if Self.unescaped(escaped) != nil { return index + 2 }
         guard escaped == UInt8(ascii: "u") else {

@@ -6,21 +6,21 @@ import Musl
 import Darwin
 #endif
 
-/// An open file descriptor read with `read(2)`; closed when released, unless it is standard input.
+/// An open file descriptor read with `read(2)`; closed when released.
 final class DescriptorReadableFile: ReadableFile {
     private let descriptor: Int32
     private let name: String
 
     /// - Parameters:
-    ///   - descriptor: The open descriptor; this object owns it (standard input is never closed).
-    ///   - name: The file's path or "standard input", for errors.
+    ///   - descriptor: The open descriptor; this object owns it.
+    ///   - name: The file's path, for errors.
     init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name
     }
 
     deinit {
-        if descriptor != STDIN_FILENO { close(descriptor) }
+        close(descriptor)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

@@ -40,12 +40,6 @@ public protocol FileSystemProtocol: Sendable {
     /// - Throws: ``PostStoreError``.
     func openFileForReading(atPath path: String) throws -> (any ReadableFile)?
 
-    /// Opens standard input to read it a piece at a time.
-    ///
-    /// - Returns: Standard input.
-    /// - Throws: ``PostStoreError``.
-    func openStandardInputForReading() throws -> any ReadableFile
-
     /// Returns what identifies the current version of a file.
     ///
     /// Two calls return equal identities only when the file was not replaced or modified in between (as far as the

@@ -65,10 +65,6 @@ public struct LocalFileSystem: FileSystemProtocol {
         return file
     }
 
-    public func openStandardInputForReading() throws -> any ReadableFile {
-        DescriptorReadableFile(descriptor: STDIN_FILENO, name: "standard input")
-    }
-
     private static func readToEnd(_ descriptor: Int32, name: String) throws(PostStoreError) -> Data {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

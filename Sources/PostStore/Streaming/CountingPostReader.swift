@@ -4,6 +4,7 @@ struct CountingPostReader: PostReader {
     private var base: any PostReader
     private let onEnd: (Int) -> Void
     private var count = 0
+    private var ended = false
 
     /// - Parameters:
     ///   - base: The reader to pass on.
@@ -15,7 +16,8 @@ struct CountingPostReader: PostReader {
 
     mutating func nextBatch() throws -> [Post]? {
         guard let batch = try base.nextBatch() else {
-            onEnd(count)
+            if !ended { onEnd(count) }
+            ended = true
             return nil
         }
         count += batch.count

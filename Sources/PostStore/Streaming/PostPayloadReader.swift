@@ -1,5 +1,5 @@
 /// Reads a payload of posts (see ``PostPayload``) from a file a piece at a time, handing out batches of posts:
-/// memory for one piece and one batch, whatever the file's size.
+/// memory for one piece, one batch and the table of ids seen (to refuse a repeated one), whatever the file's size.
 ///
 /// Every check of ``PostPayload/decode(_:)`` applies, ids repeated anywhere in the payload included; a problem
 /// found part-way is thrown from the batch that reaches it.
@@ -8,7 +8,7 @@ final class PostPayloadReader: PostReader {
     private let batchSize: Int
     private let describe: (PostStoreError) -> PostStoreError
     private var parser = PostPayloadParser()
-    private var buffer: UnsafeMutableRawBufferPointer
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
     /// The unread bytes are `buffer[start..<end]`.
     private var start = 0
     private var end = 0
@@ -32,7 +32,7 @@ final class PostPayloadReader: PostReader {
         self.file = file
         self.batchSize = batchSize
         self.describe = describe
-        buffer = .allocate(byteCount: max(pieceSize, 16), alignment: 1)
+        buffer = .allocate(capacity: max(pieceSize, 16))
     }
 
     deinit {
@@ -44,7 +44,7 @@ final class PostPayloadReader: PostReader {
         var posts: [Post] = []
         posts.reserveCapacity(batchSize)
         while posts.count < batchSize, !parser.isFinished {
-            let window = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: end)
+            let window = UnsafeBufferPointer(rebasing: buffer[..<end])
             let stopped: Int
             do {
                 stopped = try parser.parse(
@@ -71,18 +71,24 @@ final class PostPayloadReader: PostReader {
     /// unread bytes fill it: one record longer than a piece).
     private func readMore() throws {
         if start > 0 {
-            buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: end - start)
+            // `copyMemory` is `memmove`: the ranges may overlap.
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
+                from: buffer.baseAddress! + start,
+                byteCount: end - start
+            )
             bufferOffset += start
             end -= start
             start = 0
         }
         if end == buffer.count {
-            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
-            larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
+            larger.baseAddress!.initialize(from: buffer.baseAddress!, count: end)
             buffer.deallocate()
             buffer = larger
         }
-        let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+        let count = try file.read(
+            into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[end...]))
+        )
         if count == 0 { fileEnded = true }
         end += count
     }

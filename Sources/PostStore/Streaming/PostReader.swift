@@ -20,7 +20,8 @@ public protocol PostReader {
     /// Reads the next batch of posts.
     ///
     /// - Returns: The next posts (possibly none), or `nil` once every post was read.
-    /// - Throws: ``PostStoreError``, for example `invalidData` naming a bad record; the reader is then finished.
+    /// - Throws: ``PostStoreError``, for example `invalidData` naming a bad record; a caller does not read on
+    ///   after an error.
     mutating func nextBatch() throws -> [Post]?
 }
 

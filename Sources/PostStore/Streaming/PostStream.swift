@@ -16,8 +16,9 @@ public struct PostStream: Sendable {
 
     /// Creates a stream whose readers a closure makes.
     ///
-    /// - Parameter makeReader: Makes a reader that starts from the first post; a store calls it once per write it
-    ///   tries (so at least once), inside that write.
+    /// - Parameter makeReader: Makes a reader that starts from the first post. A store calls it once per write it
+    ///   tries (so at least once, and again when it retries), inside that write or, for stores that read the whole
+    ///   stream first, just before it.
     public init(makeReader: @escaping @Sendable () throws -> any PostReader) {
         self.reader = makeReader
     }

@@ -6,8 +6,9 @@ import Synchronization
 /// Every dependency is injected: where posts come from (a ``PostDataService``), where they go (any
 /// ``PostStoreProtocol``), the clock that dates the sync and times it, and the logger.
 ///
-/// One sync fetches every post of the source, checked as a whole before anything is written, then applies them to
-/// the store in one atomic ``PostChangeSet``: new posts are inserted, changed ones replaced, equal ones not written,
+/// One sync fetches every post of the source as a stream (see ``PostDataService/streamPosts(_:)``) and applies them
+/// to the store in one atomic ``PostChangeSet`` as they are read, every post checked — a bad one rolls the whole
+/// step back: new posts are inserted, changed ones replaced, equal ones not written,
 /// and — with ``SyncOptions/prune`` — posts the source no longer has deleted, unless that would delete more than
 /// ``SyncOptions/pruneLimit`` of the store. The store decides what changed under its write lock, so two syncs
 /// into one store at once (two processes on one file) end in the state of the one that committed last, never a

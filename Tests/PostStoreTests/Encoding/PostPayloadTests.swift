@@ -196,6 +196,9 @@ struct PostPayloadTests {
         ),
         ("\(record(id: 1))\n\n{\"userId\": 1, \"id\": 2,", "Line 3 is not valid JSON"),
         ("\(record(id: 1))\n[\(record(id: 2))]", "The post on line 2 must be an object, found an array."),
+        // One line that is a post with a problem is named as a post, not as "one JSON object".
+        (#"{"userId": 1, "id": 3, "title": "t"}"#, #"The post on line 1 (id 3): field "body" is missing."#),
+        (#"{"userId": 1, "id": 3, "id": 4, "title": "t", "body": ""}"#, #"field "id" appears twice"#),
     ]
 
     @Test(

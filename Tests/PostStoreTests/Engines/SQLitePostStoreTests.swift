@@ -189,6 +189,28 @@ struct SQLiteOutsideWorldTests {
         #expect(try await SQLitePostStore(path: path, mode: .openExisting).count() == 5)
     }
 
+    @Test("a read after the file was deleted refuses, with no write in between, once the look is due")
+    func readAfterDeletion() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        try await SQLitePostStore(path: path).upsert(SamplePosts.make(count: 3))
+        // Reads look every time here; the live store looks at most once a millisecond.
+        let store = try SQLitePostStore(
+            path: path,
+            mode: .openExisting,
+            busyTimeout: .seconds(1),
+            migrator: SQLiteMigrator(),
+            clock: SystemClock(),
+            movedCheckInterval: .zero
+        )
+        #expect(try await store.count() == 3)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let error = await #expect(throws: PostStoreError.self) { try await store.post(id: 1) }
+        #expect(error?.code == .storeNotFound)
+        // Once found gone, refused for good, whatever the interval.
+        await #expect(throws: PostStoreError.self) { try await store.query(.all) }
+    }
+
     @Test("every path is a file name: not an in-memory database, not a URI; an empty path is refused")
     func pathsAreFileNames() async throws {
         #expect(SQLitePostStore.fileName(for: ":memory:") == "./:memory:")

@@ -62,6 +62,14 @@ typedef struct {
 int climit_sync(const char *json_path, const char *db_path, const char *schema_sql, const char *search_index_sql,
                 int prune, climit_result *out);
 
+/// `climit_sync`, with a choice of how the search index is kept: with `index_row_by_row` nonzero (and
+/// `search_index_sql` not NULL), each post is looked up and compared, and only a new or changed row is written,
+/// with its old index entry deleted and its new one added (`lower()` in SQL); a pruned row's entry is deleted with
+/// it. No rebuild follows. That is the cheapest way to keep the index of a store that already holds posts, and the
+/// yardstick for a re-sync of the changed set into an indexed store. `rows_written` then counts rows written.
+int climit_sync_indexing(const char *json_path, const char *db_path, const char *schema_sql,
+                         const char *search_index_sql, int prune, int index_row_by_row, climit_result *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -47,16 +47,24 @@ public struct FilePostDataService: PostDataService {
     /// Opens the file (so a missing file or a folder is reported at once) and returns a stream that reads it a
     /// piece at a time: a sync of any size needs memory for one piece, not the whole file.
     ///
-    /// Standard input can be read once: a store that must retry its write (rare) finds it empty the second time.
+    /// Standard input is read to its end first, before the store is touched: it cannot be read twice (a store may
+    /// make a second reader to retry its write), and a slow producer must not hold the store's write lock. The
+    /// bytes are kept, but the posts are still streamed from them.
     public func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
         guard !path.isEmpty else {
             throw PostStoreError(.invalidArgument, "The input file's path is empty.")
         }
-        // Opened now to report a missing file before the store is touched, then handed to the first reader.
-        let opened = OpenedFile(try open())
-        let stream = PostStream { [path, source, fileSystem] in
-            let file = try opened.take() ?? Self.open(path, fileSystem: fileSystem)
-            let reader = PostPayloadReader(file: file) { error in
+        let makeFile: @Sendable () throws -> any ReadableFile
+        if path == Self.standardInputPath {
+            let input = try Self.readFailures(path) { try fileSystem.contentsOfStandardInput() }
+            makeFile = { DataReadableFile(input) }
+        } else {
+            // Opened now to report a missing file before the store is touched, then handed to the first reader.
+            let opened = OpenedFile(try Self.open(path, fileSystem: fileSystem))
+            makeFile = { [path, fileSystem] in try opened.take() ?? Self.open(path, fileSystem: fileSystem) }
+        }
+        let stream = PostStream { [path, source] in
+            let reader = PostPayloadReader(file: try makeFile()) { error in
                 PostStoreError(
                     .invalidData,
                     "Cannot use the posts in \(source): \(error.message)",
@@ -71,17 +79,19 @@ public struct FilePostDataService: PostDataService {
         return .posts(stream, etag: nil, pages: 1)
     }
 
-    private func open() throws -> any ReadableFile {
-        try Self.open(path, fileSystem: fileSystem)
-    }
-
     private static func open(_ path: String, fileSystem: any FileSystemProtocol) throws -> any ReadableFile {
-        do {
-            if path == standardInputPath { return try fileSystem.openStandardInputForReading() }
+        try readFailures(path) {
             guard let file = try fileSystem.openFileForReading(atPath: path) else {
                 throw PostStoreError(.sourceNotFound, "There is no input file at \(path).", path: path)
             }
             return file
+        }
+    }
+
+    /// Runs a read of the input, naming a folder as such and any error that is not a ``PostStoreError``.
+    private static func readFailures<Result>(_ path: String, _ read: () throws -> Result) throws -> Result {
+        do {
+            return try read()
         } catch let error as PostStoreError {
             if (error.cause as? SystemError)?.code == EISDIR {
                 throw PostStoreError(.sourceNotFound, "\(path) is a folder, not a file of posts.", path: path)

@@ -38,11 +38,11 @@ public actor SQLitePostStore: PostStoreProtocol {
     private static let statementBusyTimeout = Duration.milliseconds(200)
     private var searchIndex: SQLiteSearchIndex { SQLiteSearchIndex(connection: connection) }
     /// When a read last found the database file where it was opened; see `read`.
-    private var fileLastFoundInPlace: Duration?
+    private var fileLastFoundInPlace: ContinuousClock.Instant?
     /// Whether the database file was found deleted or moved: from then on every call is refused.
     private var hasMoved = false
     /// How long reads trust the last look that found the file in place.
-    private static let movedCheckInterval = Duration.milliseconds(1)
+    private let movedCheckInterval: Duration
 
     /// Opens the store at `path` and applies any pending migration.
     ///
@@ -82,9 +82,11 @@ public actor SQLitePostStore: PostStoreProtocol {
         busyTimeout: Duration,
         searchIndex: Bool = true,
         migrator: SQLiteMigrator,
-        clock: any ClockProtocol
+        clock: any ClockProtocol,
+        movedCheckInterval: Duration = .milliseconds(1)
     ) throws {
         self.path = path
+        self.movedCheckInterval = movedCheckInterval
         self.keepsSearchIndex = searchIndex
         self.busyTimeout = busyTimeout
         self.clock = clock
@@ -482,12 +484,14 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// belong to a new file by now, so answers from the old one could be wrong or fail obscurely.
     ///
     /// The check costs a `stat` of the path, more than a lookup by id, so reads look again only once
-    /// ``movedCheckInterval`` of the store's clock has passed since the last look found the file in place: a read
-    /// may answer from a file deleted less than a millisecond ago (as it would have just before). Writes look every
-    /// time, under the write lock; once a look finds the file gone, every later call is refused.
+    /// `movedCheckInterval` (1 ms) has passed since the last look found the file in place: a read may answer from a
+    /// file deleted less than a millisecond ago, as it would have just before. Writes look every time, under the
+    /// write lock; once a look finds the file gone, every later call is refused. (The interval is measured on the
+    /// system's monotonic clock, not the injected one: it bounds staleness in real time, and a test clock that
+    /// never advances would turn it into "look once".)
     private func read<Result>(_ body: () throws -> Result) throws -> Result {
-        let now = clock.uptime()
-        if hasMoved || fileLastFoundInPlace.map({ now - $0 >= Self.movedCheckInterval }) ?? true {
+        let now = ContinuousClock.now
+        if hasMoved || fileLastFoundInPlace.map({ now - $0 >= movedCheckInterval }) ?? true {
             try refuseIfMoved(nothingWritten: false)
             fileLastFoundInPlace = now
         }

@@ -13,7 +13,8 @@ struct SQLitePostWriter {
     /// What the table holds under an incoming post's id.
     private enum Stored {
         case missing, equal
-        case different(Post)
+        /// The stored post, when the caller keeps the search index.
+        case different(Post?)
     }
 
     private let searchIndex: SQLiteSearchIndex?
@@ -59,6 +60,8 @@ struct SQLitePostWriter {
             if select.int(at: 0) == post.userId, select.textEquals(at: 1, title), select.textEquals(at: 2, body) {
                 return .equal
             }
+            // The stored text is needed only to take it out of the search index.
+            guard searchIndex != nil else { return .different(nil) }
             return .different(
                 Post(userId: select.int(at: 0), id: post.id, title: select.text(at: 1), body: select.text(at: 2))
             )
@@ -75,7 +78,7 @@ struct SQLitePostWriter {
         }
     }
 
-    private func replace(_ stored: Post, with post: Post) throws {
+    private func replace(_ stored: Post?, with post: Post) throws {
         try Self.withText(of: post) { title, body throws(SQLiteError) in
             defer { update.reset() }
             try update.bind(post.userId, at: 1)
@@ -84,7 +87,7 @@ struct SQLitePostWriter {
             try update.bind(post.id, at: 4)
             try update.run()
         }
-        if let searchIndex,
+        if let searchIndex, let stored,
             !stored.title.utf8.elementsEqual(post.title.utf8) || !stored.body.utf8.elementsEqual(post.body.utf8)
         {
             try searchIndex.remove(stored)

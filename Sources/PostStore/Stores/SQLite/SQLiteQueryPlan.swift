@@ -3,8 +3,9 @@
 /// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array. The search text is bound as it is
 /// and decided by ``SQLiteSearchFunction`` with ``TextSearch``, the code every engine uses; before that, the
 /// trigrams of its terms narrow the candidates through one FTS5 `MATCH` on the search index (see
-/// ``SQLiteSearchIndex``), joined to the posts by id. The order and window are SQL's `ORDER BY … LIMIT … OFFSET`. The SQL text depends only on
-/// the query's shape, never on its values, so statements are cached and no value is spliced into SQL.
+/// ``SQLiteSearchIndex``), joined to the posts by id. The order and window are SQL's `ORDER BY … LIMIT … OFFSET`.
+/// The SQL text depends only on the query's shape, never on its values, so statements are cached and no value is
+/// spliced into SQL.
 struct SQLiteQueryPlan {
     /// The SQL text.
     let sql: String

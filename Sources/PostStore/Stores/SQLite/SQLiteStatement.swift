@@ -37,8 +37,7 @@ final class SQLiteStatement {
         var value = value
         let result = value.withUTF8 { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                // A NULL pointer would bind SQL NULL; the empty string is a static "".
-                return sqlite3_bind_text(handle, index, "", 0, csqlite_static())
+                return bindEmptyText(at: index)
             }
             // SQLITE_TRANSIENT: SQLite copies the bytes, which live only inside this closure.
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
@@ -51,10 +50,9 @@ final class SQLiteStatement {
     /// Binds text without copying it, to the 1-based parameter `index`: the bytes must stay alive and unchanged
     /// until the statement is reset or the parameter bound again (`SQLITE_STATIC`).
     func bindWithoutCopying(_ text: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
-        // A NULL pointer would bind SQL NULL; the empty string is a static "".
         let result =
             text.isEmpty
-            ? sqlite3_bind_text(handle, index, "", 0, csqlite_static())
+            ? bindEmptyText(at: index)
             : UnsafeRawPointer(text.baseAddress!).withMemoryRebound(to: CChar.self, capacity: text.count) {
                 sqlite3_bind_text64(handle, index, $0, UInt64(text.count), csqlite_static(), UInt8(SQLITE_UTF8))
             }
@@ -69,6 +67,12 @@ final class SQLiteStatement {
         guard count == text.count else { return false }
         guard count > 0, let pointer, let base = text.baseAddress else { return true }
         return memcmp(pointer, base, count) == 0
+    }
+
+    /// Binds the empty string: not a NULL pointer, which would bind SQL NULL, and copied (`SQLITE_TRANSIENT`),
+    /// since the C string Swift makes for `""` lives only during the call.
+    private func bindEmptyText(at index: Int32) -> Int32 {
+        sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
     }
 
     /// Binds text or SQL NULL.
