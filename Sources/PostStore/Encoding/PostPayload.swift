@@ -32,9 +32,9 @@ public enum PostPayload {
 
     /// Decodes a whole payload in one window.
     static func decode(_ data: Data, acceptsOnlyArrays: Bool) throws(PostStoreError) -> [Post] {
-        // A post takes at least about 50 bytes of JSON; reserving for that avoids growing the array (and the
-        // parser's id table) again and again for a large payload.
-        let expectedPosts = min(data.count / 64, 1 << 24)
+        // A JSONPlaceholder post takes about 150 to 350 bytes of JSON; reserving for that spares growing the array
+        // (and the parser's list of ids) again and again for a large payload.
+        let expectedPosts = min(data.count / 128, 1 << 24)
         var parser = PostPayloadParser(acceptsOnlyArrays: acceptsOnlyArrays, expectedPosts: expectedPosts)
         var posts: [Post] = []
         posts.reserveCapacity(expectedPosts)

@@ -22,8 +22,11 @@ struct PostPayloadParser {
     private(set) var recordCount = 0
     /// The number of the line being read, in newline-delimited JSON.
     private var line = 1
-    /// The index or line number of the record that carried each id.
-    private var positions: [Int: Int32] = [:]
+    /// The id of every post read, in order, checked for repeats once the payload ends: sorting a copy once (ids
+    /// usually come in order) costs less than a hash-table lookup per post.
+    private var ids: [Int] = []
+    /// In newline-delimited JSON, the line of each post in `ids`.
+    private var idLines: [Int32] = []
 
     /// The payload's layout, once known.
     private(set) var format: Format?
@@ -38,7 +41,7 @@ struct PostPayloadParser {
     ///   - expectedPosts: Room to reserve for ids, when the payload's size suggests it.
     init(acceptsOnlyArrays: Bool = false, expectedPosts: Int = 0) {
         self.acceptsOnlyArrays = acceptsOnlyArrays
-        positions.reserveCapacity(expectedPosts)
+        ids.reserveCapacity(expectedPosts)
     }
 
     /// Reads the records that lie wholly in a window of the payload.
@@ -99,11 +102,13 @@ struct PostPayloadParser {
                     guard try scanner.peek() == nil else {
                         throw scanner.unexpected("nothing after the array's closing ']'")
                     }
+                    try checkUniqueIds()
                     state = .finished
                 case .lines:
                     try scanner.skipBlanks()
                     switch try scanner.peek() {
                     case nil:
+                        try checkUniqueIds()
                         state = .finished
                     case UInt8(ascii: "\n"):
                         scanner.position += 1
@@ -225,12 +230,8 @@ struct PostPayloadParser {
         let position = format == .lines ? line : recordCount
         switch record {
         case .post(let post):
-            if let earlier = positions.updateValue(Int32(clamping: position), forKey: post.id) {
-                throw .notPosts(
-                    "\(name(of: position, capitalized: true)) repeats id \(post.id) of \(name(of: Int(earlier))); ids "
-                        + "must be unique."
-                )
-            }
+            ids.append(post.id)
+            if format == .lines { idLines.append(Int32(clamping: position)) }
             posts.append(post)
             recordCount += 1
         case .notAnObject(let kind):
@@ -238,6 +239,21 @@ struct PostPayloadParser {
         case .invalid(let field, let problem, let id):
             let id = id.map { " (id \($0))" } ?? ""
             throw .notPosts("\(name(of: position, capitalized: true))\(id): field \"\(field)\" \(problem).")
+        }
+    }
+
+    /// Refuses an id that appears twice, naming the first repeat in the payload's order and the record it repeats.
+    private func checkUniqueIds() throws(PostJSONScanner.Failure) {
+        let sorted = ids.sorted()
+        guard zip(sorted, sorted.dropFirst()).contains(where: { $0 == $1 }) else { return }
+        var first = [Int: Int](minimumCapacity: ids.count)
+        for (index, id) in ids.enumerated() {
+            guard let earlier = first.updateValue(index, forKey: id) else { continue }
+            let position = { (index: Int) in self.format == .lines ? Int(self.idLines[index]) : index }
+            throw .notPosts(
+                "\(name(of: position(index), capitalized: true)) repeats id \(id) of \(name(of: position(earlier))); "
+                    + "ids must be unique."
+            )
         }
     }
 

@@ -99,8 +99,8 @@ public struct PostChangeSet: Sendable, Hashable {
     ///   - storedCount: How many posts the store holds before the change set.
     ///   - storedIds: Every id the store holds; called only with ``deletesAbsentPosts``.
     ///   - isStored: Whether the store holds a post with this id.
-    ///   - upsertedIds: The ids upserted, when they are more than ``upserts`` (a streamed write); by default those
-    ///     of ``upserts``.
+    ///   - isUpserted: Whether an id is upserted, when the upserts are more than ``upserts`` (a streamed write); by
+    ///     default whether it is among ``upserts``.
     /// - Returns: The stored ids among ``deletions`` and, with ``deletesAbsentPosts``, those not upserted; sorted.
     /// - Throws: ``PostStoreError/Code/tooManyDeletions`` when they are more than the limit allows, or what the
     ///   closures throw.
@@ -108,12 +108,12 @@ public struct PostChangeSet: Sendable, Hashable {
         storedCount: Int,
         storedIds: () throws -> [Int],
         isStored: (Int) throws -> Bool,
-        upsertedIds: Set<Int>? = nil
+        isUpserted: ((Int) -> Bool)? = nil
     ) throws -> [Int] {
         var deleted = try Array(deletions.filter(isStored))
         if deletesAbsentPosts {
-            let kept = upsertedIds ?? Set(upserts.lazy.map(\.id))
-            deleted += try storedIds().filter { !kept.contains($0) && !deletions.contains($0) }
+            let isKept = isUpserted ?? Set(upserts.lazy.map(\.id)).contains
+            deleted += try storedIds().filter { !isKept($0) && !deletions.contains($0) }
         }
         try deletionLimit.check(deletions: deleted.count, outOf: storedCount)
         deleted.sort()

@@ -78,6 +78,22 @@ struct StreamingContractTests {
         }
     }
 
+    @Test(
+        "a repeated id in a stream into an empty store is refused, and nothing is written",
+        arguments: StoreKind.allCases
+    )
+    func repeatedIdIntoAnEmptyStore(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let posts = SamplePosts.make(count: 8)
+            let error = await #expect(throws: PostStoreError.self) {
+                try await store.apply(PostChangeSet(), streaming: Self.stream(posts + [posts[2]]))
+            }
+            #expect(error?.code == .constraintViolation)
+            #expect(error?.message.contains("same id \(posts[2].id)") == true, "\(error?.message ?? "")")
+            #expect(try await store.count() == 0)
+        }
+    }
+
     @Test("a stream that fails part-way leaves the store byte for byte as it was", arguments: StoreKind.allCases)
     func failingStreamWritesNothing(kind: StoreKind) async throws {
         try await withStore(kind) { store, directory async throws in

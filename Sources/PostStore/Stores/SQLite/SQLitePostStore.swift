@@ -263,12 +263,26 @@ public actor SQLitePostStore: PostStoreProtocol {
             searchIndex: keepsSearchIndex && !isBulkLoad ? searchIndex : nil
         )
         var summary = WriteSummary()
-        var upserted = Set<Int>(minimumCapacity: changes.upserts.count)
+        // Checked for repeats after the stream: sorting once costs less than a hash-table lookup per post.
+        var upserted: [Int] = []
+        upserted.reserveCapacity(changes.upserts.count)
         func upsert(_ posts: [Post]) throws {
             for post in posts {
-                try check(post, isNewIn: &upserted, changes)
+                upserted.append(post.id)
+                if changes.deletions.contains(post.id) {
+                    throw PostStoreError(
+                        .constraintViolation,
+                        "Post \(post.id) is both upserted (position \(upserted.count - 1)) and deleted in one batch."
+                    )
+                }
                 if isBulkLoad {
-                    if writing { try writer.insert(post) }
+                    do {
+                        if writing { try writer.insert(post) }
+                    } catch let error as SQLiteError where error.primaryCode == SQLITE_CONSTRAINT {
+                        // A repeated id, found by the table before the check after the stream: name it the same way.
+                        _ = try Self.checkUnique(upserted)
+                        throw error
+                    }
                     summary.inserted += 1
                     continue
                 }
@@ -283,11 +297,12 @@ public actor SQLitePostStore: PostStoreProtocol {
         while let batch = try reader.nextBatch() {
             try upsert(batch)
         }
+        let sortedIds = try Self.checkUnique(upserted)
         let deleted = try changes.deletedIds(
             storedCount: storedCount,
             storedIds: storedIds,
             isStored: { id throws(SQLiteError) in try storedPost(id: id) != nil },
-            upsertedIds: upserted
+            isUpserted: { sortedIds.containsSorted($0) }
         )
         summary.deleted = deleted.count
         if writing {
@@ -302,21 +317,21 @@ public actor SQLitePostStore: PostStoreProtocol {
         return summary
     }
 
-    /// Refuses a streamed post whose id was already upserted or is to be deleted, as ``PostChangeSet/validate()``
-    /// does for the change set's own upserts.
-    private func check(_ post: Post, isNewIn upserted: inout Set<Int>, _ changes: PostChangeSet) throws {
-        guard upserted.insert(post.id).inserted else {
+    /// The upserted ids, sorted, once none repeats: the check ``PostChangeSet/validate()`` makes of a change set's
+    /// own upserts, for the stream's posts too.
+    ///
+    /// - Throws: ``PostStoreError/Code/constraintViolation`` naming the first repeat in the upserts' order.
+    private static func checkUnique(_ ids: [Int]) throws -> [Int] {
+        let sorted = ids.sorted()
+        guard zip(sorted, sorted.dropFirst()).contains(where: { $0 == $1 }) else { return sorted }
+        var seen = Set<Int>(minimumCapacity: ids.count)
+        for (position, id) in ids.enumerated() where !seen.insert(id).inserted {
             throw PostStoreError(
                 .constraintViolation,
-                "Two posts in one batch have the same id \(post.id) (the second at position \(upserted.count))."
+                "Two posts in one batch have the same id \(id) (the second at position \(position))."
             )
         }
-        if changes.deletions.contains(post.id) {
-            throw PostStoreError(
-                .constraintViolation,
-                "Post \(post.id) is both upserted (position \(upserted.count - 1)) and deleted in one batch."
-            )
-        }
+        return sorted
     }
 
     private func storedCount() throws(SQLiteError) -> Int {
