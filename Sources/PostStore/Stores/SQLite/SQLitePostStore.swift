@@ -257,9 +257,13 @@ public actor SQLitePostStore: PostStoreProtocol {
         streaming reader: inout some PostReader,
         writing: Bool
     ) throws -> WriteSummary {
-        let storedCount = try storedCount()
-        // An empty store needs no lookups, and its search index is built in one pass after the posts.
-        let isBulkLoad = storedCount == 0
+        // An empty store needs no lookups, and its search index is built in one pass after the posts. (Counting
+        // the posts would read the whole table; a 304 re-sync of a million posts would pay for it.)
+        let isBulkLoad = try connection.withStatement("SELECT NOT EXISTS (SELECT 1 FROM posts)") {
+            statement throws(SQLiteError) in
+            _ = try statement.step()
+            return statement.int(at: 0) == 1
+        }
         let writer = try SQLitePostWriter(
             connection: connection,
             searchIndex: keepsSearchIndex && !isBulkLoad ? searchIndex : nil
@@ -301,7 +305,10 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
         let sortedIds = try Self.checkUnique(upserted)
         let deleted = try changes.deletedIds(
-            storedCount: storedCount,
+            // Counted only when something may be deleted: the posts before this change set's inserts (made only
+            // when writing).
+            storedCount: changes.deletesAbsentPosts || !changes.deletions.isEmpty
+                ? try storedCount() - (writing ? summary.inserted : 0) : 0,
             storedIds: storedIds,
             isStored: { id throws(SQLiteError) in try storedPost(id: id) != nil },
             isUpserted: { sortedIds.containsSorted($0) }
