@@ -5,8 +5,10 @@ import PostStore
 struct QueryMeasures {
     let store: SQLitePostStore
 
-    /// The term about one post in 10,000 carries (see ``PostFileGenerator``).
-    static let rareTerm = "quokka"
+    /// A term about one post in 10,000 carries, whose trigrams are as rare (see ``PostFileGenerator``).
+    static let rareTerm = "zyzzyva"
+    /// A term as rare, whose trigrams are common: "quo" begins many lorem-ipsum words.
+    static let rareTermOfCommonTrigrams = "quokka"
     /// A word of the lorem-ipsum vocabulary, in most posts.
     static let commonTerm = "dolor"
 
@@ -25,6 +27,12 @@ struct QueryMeasures {
             try await store.query(PostQuery(search: Self.rareTerm)).count
         }
         figures["rareResults"] = Double(try await store.query(PostQuery(search: Self.rareTerm)).count)
+        figures["rareOfCommon"] = try await median(repetitions: 50) {
+            try await store.query(PostQuery(search: Self.rareTermOfCommonTrigrams)).count
+        }
+        figures["rareOfCommonResults"] = Double(
+            try await store.query(PostQuery(search: Self.rareTermOfCommonTrigrams)).count
+        )
         figures["common10"] = try await median(repetitions: 50) {
             try await store.query(PostQuery(search: Self.commonTerm, limit: 10)).count
         }

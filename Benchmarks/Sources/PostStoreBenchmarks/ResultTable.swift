@@ -135,8 +135,12 @@ struct ResultTable {
         let queryRows: [(String, String, Double)] = [
             ("lookup by id", "id", 5),
             ("filter by user, 10 results", "user", 50),
-            ("search a rare term (\(Int(queries["rareResults"] ?? 0)) results)", "rare", 2_000),
-            ("search a common term, first 10", "common10", 150_000),
+            ("search a rare term, \"zyzzyva\" (\(Int(queries["rareResults"] ?? 0)) results)", "rare", 2_000),
+            (
+                "search a rare term of common trigrams, \"quokka\" (\(Int(queries["rareOfCommonResults"] ?? 0)) results)",
+                "rareOfCommon", 2_000
+            ),
+            ("search a common term, \"dolor\", first 10", "common10", 150_000),
             ("search a common term, all \(Int(queries["commonResults"] ?? 0)) results", "commonAll", .infinity),
         ]
         for (name, key, target) in queryRows {
