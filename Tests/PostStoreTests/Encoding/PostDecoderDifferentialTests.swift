@@ -93,6 +93,8 @@ struct PostDecoderDifferentialTests {
     @Test("valid payloads, written every way JSON allows, decode to JSONDecoder's posts (arrays and lines)")
     func validPayloadsAgree() async {
         await propertyCheck(count: 300, input: Self.posts, Gen.uint64()) { posts, seed in
+            // Hands the thread back between cases: the pool has one per core, and other suites time their waits.
+            await Task.yield()
             var writer = VariedJSONWriter(seed: seed)
             for payload in [writer.encoded(posts), writer.array(posts)] {
                 let shown = Self.render(payload)
@@ -157,13 +159,15 @@ struct PostDecoderDifferentialTests {
     }
 
     @Test("corrupted payloads: what JSONDecoder refuses is refused, what ours reads JSONDecoder reads alike")
-    func corruptedPayloadsAgree() {
+    func corruptedPayloadsAgree() async {
         var findings = Findings<Void>()
         var documented: [DocumentedStrictness: Int] = [:]
         var bothRefused = 0
         var bothRead = 0
         let mutants = Self.mutants(count: 3000, seed: 0x5EED_0001)
-        for mutant in mutants {
+        for (index, mutant) in mutants.enumerated() {
+            // Hands the thread back now and then: the pool has one per core, and other suites time their waits.
+            if index % 20 == 0 { await Task.yield() }
             switch Self.verdict(on: mutant) {
             case .bothRead: bothRead += 1
             case .bothRefused: bothRefused += 1
@@ -185,6 +189,8 @@ struct PostDecoderDifferentialTests {
     @Test("a refusal's message is one line, whatever keys the payload names")
     func refusalsAreOneLine() async {
         await propertyCheck(count: 100, input: Self.text.array(of: 1...3)) { keys in
+            // Hands the thread back between cases: the pool has one per core, and other suites time their waits.
+            await Task.yield()
             let object = Dictionary(keys.map { ($0, 1) }, uniquingKeysWith: { first, _ in first })
             let encoded = Result { try JSONEncoder().encode(object) }
             let error = #expect(throws: PostStoreError.self) { try PostPayload.decode(encoded.get()) }
@@ -289,6 +295,8 @@ struct PostDecoderDifferentialTests {
     @Test("valid payloads read through tiny reads and pieces give the whole payload's posts", .timeLimit(.minutes(1)))
     func validPayloadsStream() async {
         await propertyCheck(count: 120, input: Self.posts, Gen.uint64()) { posts, seed in
+            // Hands the thread back between cases: the pool has one per core, and other suites time their waits.
+            await Task.yield()
             var writer = VariedJSONWriter(seed: seed)
             var payload = posts.isEmpty || writer.percent(50) ? writer.array(posts) : writer.lines(posts)
             if writer.percent(30) { payload = [0xEF, 0xBB, 0xBF] + payload }
@@ -304,10 +312,11 @@ struct PostDecoderDifferentialTests {
     }
 
     @Test("corrupted payloads read through tiny reads and pieces fail with the whole payload's message")
-    func corruptedPayloadsStream() {
+    func corruptedPayloadsStream() async {
         var findings = Findings<ReadingPlan>()
         var random = Xoshiro(seed: (0x5EED_0002, 1, 2, 3))
-        for var mutant in Self.mutants(count: 1500, seed: 0x5EED_0002) {
+        for (index, var mutant) in Self.mutants(count: 1500, seed: 0x5EED_0002).enumerated() {
+            if index % 20 == 0 { await Task.yield() }
             let reading = ReadingPlan(&random)
             // Offsets count a byte-order mark too.
             if Int.random(in: 0..<4, using: &random) == 0 { mutant = [0xEF, 0xBB, 0xBF] + mutant }
