@@ -162,6 +162,8 @@ struct SyncOutput: Encodable {
     let fetched, inserted, updated, unchanged, deleted: Int
     let notModified: Bool
     let pages: Int
+    /// Whether nothing was written: a dry run's counts say what a sync would do.
+    let dryRun: Bool
     let durationSeconds: Double
 
     init(report: SyncReport, store: String) {
@@ -174,6 +176,7 @@ struct SyncOutput: Encodable {
         deleted = report.deleted
         notModified = report.notModified
         pages = report.pages
+        dryRun = report.dryRun
         durationSeconds = report.durationSeconds
     }
 

@@ -58,6 +58,9 @@ struct BenchmarkOptions {
         var remaining = arguments[...]
         let usage = "usage: poststore-benchmarks [--posts N] [--runs R] [--poststore PATH]"
         while let flag = remaining.popFirst() {
+            guard ["--posts", "--runs", "--poststore"].contains(flag) else {
+                throw BenchmarkError("unknown option \(flag); \(usage)")
+            }
             guard let value = remaining.popFirst() else { throw BenchmarkError("\(flag) needs a value; \(usage)") }
             switch flag {
             case "--posts", "--runs":
@@ -66,6 +69,9 @@ struct BenchmarkOptions {
                 }
                 if flag == "--posts" { posts = number } else { runs = number }
             case "--poststore":
+                guard FileManager.default.isExecutableFile(atPath: value) else {
+                    throw BenchmarkError("--poststore \(value) is not an executable file")
+                }
                 poststore = value
             default:
                 throw BenchmarkError("unknown option \(flag); \(usage)")

@@ -47,7 +47,7 @@ public final class URLSessionHTTPClient: HTTPClient {
         let response: URLResponse
         do {
             (data, response) = try await withDeadline(request.timeout) { [session, urlRequest] in
-                try await session.data(for: urlRequest)
+                try await URLSessionDataTaskCancellation.data(for: urlRequest, in: session)
             }
         } catch let error as URLError {
             if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
