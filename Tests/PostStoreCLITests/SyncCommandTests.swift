@@ -89,7 +89,7 @@ import Testing
         #expect(
             Set(report.keys) == [
                 "source", "store", "fetched", "inserted", "updated", "unchanged", "deleted", "notModified", "pages",
-                "durationSeconds",
+                "dryRun", "durationSeconds",
             ]
         )
         #expect(report["source"] as? String == "input.json")
