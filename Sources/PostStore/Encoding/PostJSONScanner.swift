@@ -170,26 +170,10 @@ struct PostJSONScanner: ~Copyable {
             try expect(UInt8(ascii: ":"), "':' after a field name")
             try skipWhitespace()
             switch key {
-            case .userId?, .id?:
-                let isId = key == .id
-                let field = try readInteger()
-                if (isId ? id : userId) != nil || problems[key!.rawValue] != nil {
-                    problems[key!.rawValue] = problems[key!.rawValue] ?? "appears twice"
-                } else if case .success(let value) = field {
-                    if isId { id = value } else { userId = value }
-                } else if case .failure(let problem) = field {
-                    problems[key!.rawValue] = problem.message
-                }
-            case .title?, .body?:
-                let isTitle = key == .title
-                let field = try readStringField()
-                if (isTitle ? title : body) != nil || problems[key!.rawValue] != nil {
-                    problems[key!.rawValue] = problems[key!.rawValue] ?? "appears twice"
-                } else if case .success(let value) = field {
-                    if isTitle { title = value } else { body = value }
-                } else if case .failure(let problem) = field {
-                    problems[key!.rawValue] = problem.message
-                }
+            case .userId?: Self.keep(try readInteger(), in: &userId, .userId, &problems)
+            case .id?: Self.keep(try readInteger(), in: &id, .id, &problems)
+            case .title?: Self.keep(try readStringField(), in: &title, .title, &problems)
+            case .body?: Self.keep(try readStringField(), in: &body, .body, &problems)
             case nil:
                 _ = try skipValue(depth: 1)
             }
@@ -248,6 +232,23 @@ struct PostJSONScanner: ~Copyable {
                 default: body = newValue
                 }
             }
+        }
+    }
+
+    /// Keeps a field's value, or its first problem; a field named twice is a problem of its own.
+    private static func keep<Value>(
+        _ read: Result<Value, FieldProblem>,
+        in slot: inout Value?,
+        _ field: PostField,
+        _ problems: inout FieldProblems
+    ) {
+        guard slot == nil, problems[field.rawValue] == nil else {
+            problems[field.rawValue] = problems[field.rawValue] ?? "appears twice"
+            return
+        }
+        switch read {
+        case .success(let value): slot = value
+        case .failure(let problem): problems[field.rawValue] = problem.message
         }
     }
 

@@ -244,17 +244,12 @@ struct PostPayloadParser {
 
     /// Refuses an id that appears twice, naming the first repeat in the payload's order and the record it repeats.
     private func checkUniqueIds() throws(PostJSONScanner.Failure) {
-        let sorted = ids.sorted()
-        guard zip(sorted, sorted.dropFirst()).contains(where: { $0 == $1 }) else { return }
-        var first = [Int: Int](minimumCapacity: ids.count)
-        for (index, id) in ids.enumerated() {
-            guard let earlier = first.updateValue(index, forKey: id) else { continue }
-            let position = { (index: Int) in self.format == .lines ? Int(self.idLines[index]) : index }
-            throw .notPosts(
-                "\(name(of: position(index), capitalized: true)) repeats id \(id) of \(name(of: position(earlier))); "
-                    + "ids must be unique."
-            )
-        }
+        guard let (index, earlier) = ids.firstRepeat(sorted: ids.sorted()) else { return }
+        let position = { (index: Int) in self.format == .lines ? Int(self.idLines[index]) : index }
+        throw .notPosts(
+            "\(name(of: position(index), capitalized: true)) repeats id \(ids[index]) of "
+                + "\(name(of: position(earlier))); ids must be unique."
+        )
     }
 
     /// "the post at index 7" or "the post on line 8".

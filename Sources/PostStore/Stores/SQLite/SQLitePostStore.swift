@@ -332,12 +332,10 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// - Throws: ``PostStoreError/Code/constraintViolation`` naming the first repeat in the upserts' order.
     private static func checkUnique(_ ids: [Int]) throws -> [Int] {
         let sorted = ids.sorted()
-        guard zip(sorted, sorted.dropFirst()).contains(where: { $0 == $1 }) else { return sorted }
-        var seen = Set<Int>(minimumCapacity: ids.count)
-        for (position, id) in ids.enumerated() where !seen.insert(id).inserted {
+        if let (position, _) = ids.firstRepeat(sorted: sorted) {
             throw PostStoreError(
                 .constraintViolation,
-                "Two posts in one batch have the same id \(id) (the second at position \(position))."
+                "Two posts in one batch have the same id \(ids[position]) (the second at position \(position))."
             )
         }
         return sorted
