@@ -21,13 +21,15 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let spec = try options.spec()
-        guard case .sqlite(let path) = spec else {
-            Output.line(
-                "\(spec) has no migrations: only SQLite stores do (a JSON store's format is versioned as a whole)."
-            )
-            return
-        }
         try await Failure.report(verbose: options.verbose) {
+            guard case .sqlite(let path) = spec else {
+                // Opening checks the store is there and readable, as for a SQLite store.
+                _ = try StoreOptions.store(spec, openMode: .openExisting)
+                Output.line(
+                    "\(spec) has no migrations: only SQLite stores do (a JSON store's format is versioned as a whole)."
+                )
+                return
+            }
             let before = try StoreOptions.pointingAtSync(spec) { try SQLitePostStore.schemaStatus(ofStoreAt: path) }
             if status {
                 for migration in before.applied { Output.line("applied  \(Self.name(migration))") }

@@ -71,6 +71,7 @@ struct StoreOptions: ParsableArguments {
         openMode: StoreOpenMode,
         requestTimeout: Duration = .seconds(30),
         retryPolicy: RetryPolicy = RetryPolicy(),
+        limits: PayloadLimits = PayloadLimits(),
         logger: Logger = Logger(label: "poststore") { _ in SwiftLogNoOpLogHandler() }
     ) throws -> PostStoreDependencies {
         let configuration = PostStoreConfiguration(
@@ -78,7 +79,8 @@ struct StoreOptions: ParsableArguments {
             source: source,
             openMode: openMode,
             requestTimeout: requestTimeout,
-            retryPolicy: retryPolicy
+            retryPolicy: retryPolicy,
+            limits: limits
         )
         return try Self.pointingAtSync(spec) { try PostStoreDependencies.live(configuration, logger: logger) }
     }

@@ -50,6 +50,21 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Retries after the first attempt of a failed HTTP request.")
     var retries: Int = 3
 
+    @Option(
+        name: .customLong("max-post-size"),
+        help: ArgumentHelp("Refuse a post of more than SIZE bytes of JSON (K, M, G: binary units).", valueName: "size")
+    )
+    var maxPostSize = ByteSize(bytes: PayloadLimits.defaultMaximumPostBytes)
+
+    @Option(
+        name: .customLong("max-payload-size"),
+        help: ArgumentHelp(
+            "Refuse an http(s) answer (all pages together) or standard input of more than SIZE bytes.",
+            valueName: "size"
+        )
+    )
+    var maxPayloadSize = ByteSize(bytes: PayloadLimits.defaultMaximumPayloadBytes)
+
     @Option(name: .long, help: "text or json.")
     var format: Format = .text
 
@@ -118,6 +133,7 @@ struct SyncCommand: AsyncParsableCommand {
                 openMode: openMode,
                 requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())),
                 retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
+                limits: PayloadLimits(maximumPostBytes: maxPostSize.bytes, maximumPayloadBytes: maxPayloadSize.bytes),
                 logger: options.verbose && !quiet ? Self.standardErrorLogger : Self.silentLogger
             )
         }

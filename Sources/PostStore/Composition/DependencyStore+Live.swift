@@ -55,13 +55,14 @@ extension DependencyStore {
                     pageSize: pageSize,
                     timeout: configuration.requestTimeout,
                     retryPolicy: configuration.retryPolicy,
+                    limits: configuration.limits,
                     client: try container.resolve(),
                     clock: try container.resolve(),
                     random: try container.resolve(),
                     logger: try container.resolve()
                 )
             case .file(let path):
-                FilePostDataService(path: path, fileSystem: try container.resolve())
+                FilePostDataService(path: path, limits: configuration.limits, fileSystem: try container.resolve())
             }
         }
         register(SyncService.self) { container in

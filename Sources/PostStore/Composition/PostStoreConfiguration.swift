@@ -44,6 +44,8 @@ public struct PostStoreConfiguration: Sendable, Hashable {
     public var requestTimeout: Duration
     /// When failed HTTP requests are tried again.
     public var retryPolicy: RetryPolicy
+    /// How much the source may send: the most bytes per post and held in memory at once.
+    public var limits: PayloadLimits
 
     /// Creates a configuration.
     ///
@@ -54,13 +56,15 @@ public struct PostStoreConfiguration: Sendable, Hashable {
     ///   - lockTimeout: How long a file store's write waits for another process's lock.
     ///   - requestTimeout: How long each HTTP request waits for its answer.
     ///   - retryPolicy: When failed HTTP requests are tried again.
+    ///   - limits: How much the source may send.
     public init(
         store: Store,
         source: Source = .http(HTTPPostDataService.defaultURL),
         openMode: StoreOpenMode = .createIfMissing,
         lockTimeout: Duration = .seconds(30),
         requestTimeout: Duration = .seconds(30),
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        limits: PayloadLimits = PayloadLimits()
     ) {
         self.store = store
         self.source = source
@@ -68,5 +72,6 @@ public struct PostStoreConfiguration: Sendable, Hashable {
         self.lockTimeout = lockTimeout
         self.requestTimeout = requestTimeout
         self.retryPolicy = retryPolicy
+        self.limits = limits
     }
 }

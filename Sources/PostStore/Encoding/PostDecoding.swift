@@ -10,7 +10,7 @@ public enum PostDecoding {
     /// - Parameter data: UTF-8 JSON text.
     /// - Returns: The posts, in the array's order.
     /// - Throws: ``PostStoreError/Code/invalidData`` naming the first bad record (its index and, when it has one,
-    ///   its id) and the field.
+    ///   its id) and the field; also for a post longer than ``PayloadLimits/defaultMaximumPostBytes``.
     public static func decodeArray(from data: Data) throws(PostStoreError) -> [Post] {
         try PostPayload.decode(data, acceptsOnlyArrays: true)
     }

@@ -23,19 +23,32 @@ public enum PostPayload {
     /// Decodes a payload, choosing the format by its first character: `{` starts newline-delimited JSON,
     /// anything else must be a JSON array.
     ///
-    /// - Parameter data: The payload's bytes; a leading UTF-8 byte-order mark is ignored.
+    /// - Parameters:
+    ///   - data: The payload's bytes; a leading UTF-8 byte-order mark is ignored.
+    ///   - maximumPostBytes: The most bytes of JSON one post may take (see ``PayloadLimits``).
     /// - Returns: The posts, in the payload's order.
     /// - Throws: ``PostStoreError/Code/invalidData`` naming the first problem.
-    public static func decode(_ data: Data) throws(PostStoreError) -> [Post] {
-        try decode(data, acceptsOnlyArrays: false)
+    public static func decode(
+        _ data: Data,
+        maximumPostBytes: Int = PayloadLimits.defaultMaximumPostBytes
+    ) throws(PostStoreError) -> [Post] {
+        try decode(data, acceptsOnlyArrays: false, maximumPostBytes: maximumPostBytes)
     }
 
     /// Decodes a whole payload in one window.
-    static func decode(_ data: Data, acceptsOnlyArrays: Bool) throws(PostStoreError) -> [Post] {
+    static func decode(
+        _ data: Data,
+        acceptsOnlyArrays: Bool,
+        maximumPostBytes: Int = PayloadLimits.defaultMaximumPostBytes
+    ) throws(PostStoreError) -> [Post] {
         // A JSONPlaceholder post takes about 150 to 350 bytes of JSON; reserving for that spares growing the array
         // (and the parser's list of ids) again and again for a large payload.
         let expectedPosts = min(data.count / 128, 1 << 24)
-        var parser = PostPayloadParser(acceptsOnlyArrays: acceptsOnlyArrays, expectedPosts: expectedPosts)
+        var parser = PostPayloadParser(
+            acceptsOnlyArrays: acceptsOnlyArrays,
+            expectedPosts: expectedPosts,
+            maximumPostBytes: maximumPostBytes
+        )
         var posts: [Post] = []
         posts.reserveCapacity(expectedPosts)
         do {

@@ -18,6 +18,8 @@ struct PostPayloadParser {
     private var state = State.start
     /// Whether only a JSON array is accepted (``PostDecoding/decodeArray(from:)``).
     private let acceptsOnlyArrays: Bool
+    /// The most bytes of JSON one post may take (``PayloadLimits/maximumPostBytes``).
+    private let maximumPostBytes: Int
     /// How many records were read.
     private(set) var recordCount = 0
     /// The number of the line being read, in newline-delimited JSON.
@@ -39,8 +41,11 @@ struct PostPayloadParser {
     /// - Parameters:
     ///   - acceptsOnlyArrays: Whether newline-delimited JSON is refused.
     ///   - expectedPosts: Room to reserve for ids, when the payload's size suggests it.
-    init(acceptsOnlyArrays: Bool = false, expectedPosts: Int = 0) {
+    ///   - maximumPostBytes: The most bytes of JSON one post may take; a longer one is refused, also before it has
+    ///     been read whole, so a stream's buffer never grows much past it.
+    init(acceptsOnlyArrays: Bool = false, expectedPosts: Int = 0, maximumPostBytes: Int = .max) {
         self.acceptsOnlyArrays = acceptsOnlyArrays
+        self.maximumPostBytes = maximumPostBytes
         ids.reserveCapacity(expectedPosts)
     }
 
@@ -87,7 +92,9 @@ struct PostPayloadParser {
                         state = .arrayEnded
                         break
                     }
-                    try keep(scanner.readRecord(), into: &posts)
+                    let recordStart = scanner.position
+                    let record = try scanner.readRecord()
+                    try keep(record, size: scanner.position - recordStart, into: &posts)
                     state = .arraySeparator
                 case .arraySeparator:
                     try scanner.skipWhitespace()
@@ -125,6 +132,14 @@ struct PostPayloadParser {
         } catch {
             switch error {
             case .needsMoreBytes:
+                // The unread bytes hold one unfinished record (and the whitespace before it).
+                if window.count - stopped - 4096 > maximumPostBytes {
+                    throw PostStoreError(
+                        .invalidData,
+                        "\(name(of: format == .lines ? line : recordCount, capitalized: true)) is larger than the "
+                            + "limit of \(PayloadLimits.describe(bytes: maximumPostBytes)) per post."
+                    )
+                }
                 return stopped
             case .syntax(let problem, let offset):
                 let message =
@@ -177,6 +192,7 @@ struct PostPayloadParser {
         let start = scanner.position
         do throws(PostJSONScanner.Failure) {
             let record = try scanner.readRecord()
+            let size = scanner.position - start
             // One object that names none of a post's fields is a document, such as {"posts": […]}, not a post.
             if recordCount == 0, case .invalid = record,
                 let keys = try Self.wholePayloadObjectKeys(window, start, isComplete),
@@ -190,7 +206,7 @@ struct PostPayloadParser {
                 throw scanner.unexpected("the end of the line after the post (one post per line)")
             }
             // Last: a step that needs more bytes is read again, so only a finished one may keep its post.
-            try keep(record, into: &posts)
+            try keep(record, size: size, into: &posts)
             if next != nil {
                 scanner.position += 1
                 line += 1
@@ -225,10 +241,16 @@ struct PostPayloadParser {
     /// Keeps a record's post, or throws what is wrong with it.
     private mutating func keep(
         _ record: PostJSONScanner.Record,
+        size: Int,
         into posts: inout [Post]
     ) throws(PostJSONScanner.Failure) {
         let position = format == .lines ? line : recordCount
         switch record {
+        case .post(let post) where size > maximumPostBytes:
+            throw .notPosts(
+                "\(name(of: position, capitalized: true)) (id \(post.id)) is \(size) bytes of JSON, larger than the "
+                    + "limit of \(PayloadLimits.describe(bytes: maximumPostBytes)) per post."
+            )
         case .post(let post):
             ids.append(post.id)
             if format == .lines { idLines.append(Int32(clamping: position)) }

@@ -33,6 +33,15 @@ public protocol FileSystemProtocol: Sendable {
     /// - Throws: ``PostStoreError``.
     func contentsOfStandardInput() throws -> Data
 
+    /// Reads standard input to its end, unless it is longer than `maximumBytes`.
+    ///
+    /// A default implementation reads it all with ``contentsOfStandardInput()`` and then compares.
+    ///
+    /// - Parameter maximumBytes: The most bytes to hold.
+    /// - Returns: Its bytes, or `nil` as soon as more than `maximumBytes` arrived.
+    /// - Throws: ``PostStoreError``.
+    func contentsOfStandardInput(maximumBytes: Int) throws -> Data?
+
     /// Opens a file to read it a piece at a time, so a large file need not be held in memory whole.
     ///
     /// - Parameter path: The file.
@@ -102,4 +111,11 @@ public protocol FileSystemProtocol: Sendable {
     /// - Returns: The lock, held until it is released or deallocated; `nil` when someone else holds it.
     /// - Throws: ``PostStoreError``.
     func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)?
+}
+
+extension FileSystemProtocol {
+    public func contentsOfStandardInput(maximumBytes: Int) throws -> Data? {
+        let data = try contentsOfStandardInput()
+        return data.count > maximumBytes ? nil : data
+    }
 }

@@ -50,6 +50,10 @@ public struct LocalFileSystem: FileSystemProtocol {
         try Self.readToEnd(STDIN_FILENO, name: "standard input")
     }
 
+    public func contentsOfStandardInput(maximumBytes: Int) throws -> Data? {
+        try Self.readToEnd(STDIN_FILENO, name: "standard input", maximumBytes: maximumBytes)
+    }
+
     public func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
@@ -65,7 +69,9 @@ public struct LocalFileSystem: FileSystemProtocol {
         return file
     }
 
-    private static func readToEnd(_ descriptor: Int32, name: String) throws(PostStoreError) -> Data {
+    /// Reads to the end; `nil` as soon as more than `maximumBytes` arrived.
+    private static func readToEnd(_ descriptor: Int32, name: String, maximumBytes: Int) throws(PostStoreError) -> Data?
+    {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -76,7 +82,12 @@ public struct LocalFileSystem: FileSystemProtocol {
             }
             if count == 0 { return result }
             result.append(contentsOf: buffer[0..<count])
+            if result.count > maximumBytes { return nil }
         }
+    }
+
+    private static func readToEnd(_ descriptor: Int32, name: String) throws(PostStoreError) -> Data {
+        try readToEnd(descriptor, name: name, maximumBytes: .max)!
     }
 
     public func identityOfFile(atPath path: String) throws -> FileIdentity? {

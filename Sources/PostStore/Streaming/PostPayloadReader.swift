@@ -7,7 +7,7 @@ final class PostPayloadReader: PostReader {
     private let file: any ReadableFile
     private let batchSize: Int
     private let describe: (PostStoreError) -> PostStoreError
-    private var parser = PostPayloadParser()
+    private var parser: PostPayloadParser
     private var buffer: UnsafeMutableBufferPointer<UInt8>
     /// The unread bytes are `buffer[start..<end]`.
     private var start = 0
@@ -22,15 +22,18 @@ final class PostPayloadReader: PostReader {
     ///   - file: The payload.
     ///   - pieceSize: How many bytes to read at a time; a record longer than that makes the buffer grow.
     ///   - batchSize: How many posts a batch holds at most.
+    ///   - maximumPostBytes: The most bytes of JSON one post may take: the buffer never grows much past it.
     ///   - describe: Rewrites a problem's error, for example to name the file.
     init(
         file: any ReadableFile,
         pieceSize: Int = 1 << 20,
         batchSize: Int = 4096,
+        maximumPostBytes: Int = PayloadLimits.defaultMaximumPostBytes,
         describe: @escaping (PostStoreError) -> PostStoreError = { $0 }
     ) {
         self.file = file
         self.batchSize = batchSize
+        parser = PostPayloadParser(maximumPostBytes: maximumPostBytes)
         self.describe = describe
         buffer = .allocate(capacity: max(pieceSize, 16))
     }

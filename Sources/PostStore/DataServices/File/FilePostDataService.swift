@@ -21,6 +21,9 @@ public struct FilePostDataService: PostDataService {
     /// The file, or `-` for standard input.
     public let path: String
 
+    /// What the service accepts: the post limit for files, both limits for standard input (held in memory).
+    public let limits: PayloadLimits
+
     private let fileSystem: any FileSystemProtocol
 
     /// The path, as sync states and reports name it; `standard input` for `-`.
@@ -30,9 +33,11 @@ public struct FilePostDataService: PostDataService {
     ///
     /// - Parameters:
     ///   - path: The file, or `-` for standard input.
+    ///   - limits: What the service accepts.
     ///   - fileSystem: Where the file is read from.
-    public init(path: String, fileSystem: any FileSystemProtocol) {
+    public init(path: String, limits: PayloadLimits = PayloadLimits(), fileSystem: any FileSystemProtocol) {
         self.path = path
+        self.limits = limits
         self.fileSystem = fileSystem
     }
 
@@ -54,17 +59,23 @@ public struct FilePostDataService: PostDataService {
         guard !path.isEmpty else {
             throw PostStoreError(.invalidArgument, "The input file's path is empty.")
         }
+        try limits.validate()
         let makeFile: @Sendable () throws -> any ReadableFile
         if path == Self.standardInputPath {
-            let input = try Self.readFailures(path) { try fileSystem.contentsOfStandardInput() }
+            let limit = limits.maximumPayloadBytes
+            guard
+                let input = try Self.readFailures(path, { try fileSystem.contentsOfStandardInput(maximumBytes: limit) })
+            else {
+                throw PostStoreError(.invalidData, limits.payloadTooLarge("Standard input"))
+            }
             makeFile = { DataReadableFile(input) }
         } else {
             // Opened now to report a missing file before the store is touched, then handed to the first reader.
             let opened = OpenedFile(try Self.open(path, fileSystem: fileSystem))
             makeFile = { [path, fileSystem] in try opened.take() ?? Self.open(path, fileSystem: fileSystem) }
         }
-        let stream = PostStream { [path, source] in
-            let reader = PostPayloadReader(file: try makeFile()) { error in
+        let stream = PostStream { [path, source, limits] in
+            let reader = PostPayloadReader(file: try makeFile(), maximumPostBytes: limits.maximumPostBytes) { error in
                 PostStoreError(
                     .invalidData,
                     "Cannot use the posts in \(source): \(error.message)",

@@ -6,7 +6,10 @@
 ///
 /// Implementation requirements: return every answer the server gives, whatever its status (`304`, `404` and `500`
 /// included), without following conditional-request or caching rules of its own; throw ``HTTPTransportError`` when
-/// no answer came (connection refused or lost, timeout) and `CancellationError` when the task is cancelled.
+/// no answer came (connection refused or lost, timeout), when the body is longer than the request's
+/// ``HTTPRequest/maximumBodyBytes`` (`responseTooLarge`, ideally before it is held whole) or a redirect is refused
+/// (`redirectRefused`: never follow one from `https` to another scheme); throw `CancellationError` when the task
+/// is cancelled.
 public protocol HTTPClient: Sendable {
     /// Sends a request and waits for the whole answer.
     ///

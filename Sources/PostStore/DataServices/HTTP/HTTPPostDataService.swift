@@ -43,6 +43,9 @@ public struct HTTPPostDataService: PostDataService {
     /// When failed requests are tried again.
     public let retryPolicy: RetryPolicy
 
+    /// How much the source may send: the most bytes per post, and for the answers of one fetch together.
+    public let limits: PayloadLimits
+
     private let client: any HTTPClient
     private let clock: any ClockProtocol
     private let random: any RandomSource
@@ -58,17 +61,19 @@ public struct HTTPPostDataService: PostDataService {
     ///   - pageSize: Posts per page (1 or more), or `nil` for one request.
     ///   - timeout: How long each request waits for its answer.
     ///   - retryPolicy: When failed requests are tried again.
+    ///   - limits: How much the source may send.
     ///   - client: What sends the requests.
     ///   - clock: What the waits between retries sleep on.
     ///   - random: Where retry jitter comes from.
     ///   - logger: Where retries and pages are logged.
     /// - Throws: ``PostStoreError/Code/invalidArgument`` for a URL that is not `http` or `https`, a page size
-    ///   below 1 or a timeout that is not positive.
+    ///   below 1, a timeout that is not positive or a limit below 1 byte.
     public init(
         url: URL = defaultURL,
         pageSize: Int? = nil,
         timeout: Duration = .seconds(30),
         retryPolicy: RetryPolicy = RetryPolicy(),
+        limits: PayloadLimits = PayloadLimits(),
         client: any HTTPClient,
         clock: any ClockProtocol,
         random: any RandomSource,
@@ -83,10 +88,12 @@ public struct HTTPPostDataService: PostDataService {
         guard timeout > .zero else {
             throw PostStoreError(.invalidArgument, "The request timeout must be positive (got \(timeout)).")
         }
+        try limits.validate()
         self.url = url
         self.pageSize = pageSize
         self.timeout = timeout
         self.retryPolicy = retryPolicy
+        self.limits = limits
         self.client = client
         self.clock = clock
         self.random = random
@@ -101,7 +108,12 @@ public struct HTTPPostDataService: PostDataService {
     // MARK: - Fetching
 
     private func fetchWholeList(_ request: PostFetchRequest) async throws -> PostFetchResult {
-        let response = try await get(url, etag: request.etag, progress: request.progress)
+        let response = try await get(
+            url,
+            etag: request.etag,
+            maximumBytes: limits.maximumPayloadBytes,
+            progress: request.progress
+        )
         if response.statusCode == 304 { return .notModified }
         let posts = try decode(response, from: url)
         try checkTotal(response.totalCount, fetched: posts.count)
@@ -117,9 +129,16 @@ public struct HTTPPostDataService: PostDataService {
         var expectedTotal: Int?
         var nextURL: URL? = Self.pageURL(url, page: 1, size: pageSize)
         var page = 0
+        var receivedBytes = 0
         while let pageURL = nextURL {
             page += 1
-            let response = try await get(pageURL, etag: nil, progress: request.progress)
+            let response = try await get(
+                pageURL,
+                etag: nil,
+                maximumBytes: limits.maximumPayloadBytes - receivedBytes,
+                progress: request.progress
+            )
+            receivedBytes += response.body.count
             let pagePosts = try decode(response, from: pageURL)
             guard pagePosts.count <= pageSize else {
                 throw invalid(
@@ -182,7 +201,7 @@ public struct HTTPPostDataService: PostDataService {
 
     private func decode(_ response: HTTPResponse, from url: URL) throws(PostStoreError) -> [Post] {
         do {
-            return try PostPayload.decode(response.body)
+            return try PostPayload.decode(response.body, maximumPostBytes: limits.maximumPostBytes)
         } catch {
             throw PostStoreError(
                 .invalidData,
@@ -198,15 +217,21 @@ public struct HTTPPostDataService: PostDataService {
 
     // MARK: - Requests and retries
 
-    /// Gets `url`, retrying as the policy says; returns only a 2xx answer, or a 304 to a conditional request.
+    /// Gets `url`, retrying as the policy says; returns only a 2xx answer, or a 304 to a conditional request, with
+    /// a body of at most `maximumBytes`.
     private func get(
         _ url: URL,
         etag: String?,
+        maximumBytes: Int,
         progress: @Sendable (SyncProgress) -> Void
     ) async throws -> HTTPResponse {
         var headers = ["Accept": "application/json"]
         if let etag { headers["If-None-Match"] = etag }
-        let request = HTTPRequest(url: url, headers: headers, timeout: timeout)
+        let request = HTTPRequest(url: url, headers: headers, timeout: timeout, maximumBodyBytes: maximumBytes)
+        let tooLarge = PostStoreError(
+            .invalidData,
+            limits.payloadTooLarge("The answer from \(source)\(pageSize == nil ? "" : " (all pages together)")")
+        )
         var attempt = 1
         while true {
             try Task.checkCancellation()
@@ -216,6 +241,8 @@ public struct HTTPPostDataService: PostDataService {
                 let response = try await client.send(request)
                 switch response.statusCode {
                 case 200...299:
+                    // Checked here too: an injected client need not enforce the request's limit.
+                    guard response.body.count <= maximumBytes else { throw tooLarge }
                     return response
                 case 304 where etag != nil:
                     return response
@@ -227,6 +254,8 @@ public struct HTTPPostDataService: PostDataService {
                 default:
                     throw PostStoreError(.sourceUnavailable, describe(response, from: url))
                 }
+            } catch let error as HTTPTransportError where error.kind == .responseTooLarge {
+                throw tooLarge
             } catch let error as HTTPTransportError {
                 guard error.isRetryable else { throw PostStoreError(.sourceUnavailable, error.message, cause: error) }
                 failure = error.message

@@ -8,6 +8,10 @@ public struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConvert
         case timedOut
         /// The request cannot be sent at all, for example an unsupported URL scheme. Retrying does not help.
         case invalidRequest
+        /// The body is longer than the request's ``HTTPRequest/maximumBodyBytes``. Retrying does not help.
+        case responseTooLarge
+        /// A redirect was refused: one too many, or from `https` to another scheme. Retrying does not help.
+        case redirectRefused
     }
 
     /// Why no answer came.
@@ -27,7 +31,7 @@ public struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// Whether trying again may succeed.
-    public var isRetryable: Bool { kind != .invalidRequest }
+    public var isRetryable: Bool { kind == .connectionFailed || kind == .timedOut }
 
     /// The explanation.
     public var description: String { message }

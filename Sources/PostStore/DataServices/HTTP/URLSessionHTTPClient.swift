@@ -7,7 +7,9 @@ import FoundationNetworking
 /// The live ``HTTPClient``: `URLSession` (FoundationNetworking on Linux), with caching and cookies off.
 ///
 /// The session has no URL cache, so an `If-None-Match` that ``HTTPPostDataService`` sends reaches the server and a
-/// `304 Not Modified` comes back as it is. Redirects are followed. The request's timeout is kept exactly, for the
+/// `304 Not Modified` comes back as it is. Redirects are followed up to a limit, never from `https` to another
+/// scheme; a body longer than the request's ``HTTPRequest/maximumBodyBytes`` is refused as soon as it is known to be
+/// (from its `Content-Length`, else as it arrives). The request's timeout is kept exactly, for the
 /// whole answer: FoundationNetworking on Linux rounds `URLRequest.timeoutInterval` down to whole seconds (0.3 s
 /// becomes almost nothing), so the client gives URLSession a whole-second bound above it and enforces the
 /// timeout itself.
@@ -19,16 +21,26 @@ import FoundationNetworking
 /// let response = try await client.send(HTTPRequest(url: URL(string: "https://example.com")!))
 /// ```
 public final class URLSessionHTTPClient: HTTPClient {
+    /// The default ``maximumRedirects``.
+    public static let defaultMaximumRedirects = 5
+
+    /// The most redirects one request follows; one more fails it with ``HTTPTransportError/Kind/redirectRefused``.
+    public var maximumRedirects: Int { runner.maximumRedirects }
+
     private let session: URLSession
+    private let runner: URLSessionTaskRunner
 
     /// Creates a client with its own ephemeral session.
-    public init() {
+    ///
+    /// - Parameter maximumRedirects: The most redirects one request follows.
+    public init(maximumRedirects: Int = defaultMaximumRedirects) {
+        runner = URLSessionTaskRunner(maximumRedirects: max(maximumRedirects, 0))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: runner, delegateQueue: nil)
     }
 
     deinit {
@@ -46,8 +58,8 @@ public final class URLSessionHTTPClient: HTTPClient {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await withDeadline(request.timeout) { [session, urlRequest] in
-                try await URLSessionDataTaskCancellation.data(for: urlRequest, in: session)
+            (data, response) = try await withDeadline(request.timeout) { [runner, session, urlRequest] in
+                try await runner.data(for: urlRequest, maximumBodyBytes: request.maximumBodyBytes, in: session)
             }
         } catch let error as URLError {
             if error.code == .cancelled || Task.isCancelled { throw CancellationError() }

@@ -142,11 +142,20 @@ final class SQLiteConnection {
         }
     }
 
-    /// Whether a file (a database, or anything else) exists at `path`, so opening an existing store can say
-    /// "not found" before SQLite says "cannot open".
-    static func fileExists(atPath path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 || errno != ENOENT
+    /// Whether `path` holds a database that has been written to: a file (a database, or anything else) that is not
+    /// empty, or whose write-ahead log is not empty. Lets opening an existing store say "not found" before SQLite
+    /// says "cannot open".
+    ///
+    /// SQLite reads an empty file as an empty database, and a first sync killed before its first commit leaves one
+    /// behind; counting it as no store keeps reading commands from writing a schema into it. A file that cannot be
+    /// inspected counts as there, so opening it reports the real error.
+    static func databaseExists(atPath path: String) -> Bool {
+        func sizeOfFile(_ path: String) -> Int64? {
+            var info = stat()
+            return stat(path, &info) == 0 ? Int64(info.st_size) : (errno == ENOENT ? nil : 1)
+        }
+        guard let size = sizeOfFile(path) else { return false }
+        return size > 0 || (sizeOfFile(path + "-wal") ?? 0) > 0
     }
 
     /// Whether the database file was deleted or renamed since the connection opened it.

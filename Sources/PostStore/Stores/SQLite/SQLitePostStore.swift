@@ -93,8 +93,8 @@ public actor SQLitePostStore: PostStoreProtocol {
         guard !path.isEmpty else {
             throw PostStoreError(.invalidArgument, "The SQLite store's path is empty.")
         }
-        if mode == .openExisting, !SQLiteConnection.fileExists(atPath: path) {
-            throw PostStoreError(.storeNotFound, "There is no SQLite store at \(path).", path: path)
+        if mode == .openExisting, !SQLiteConnection.databaseExists(atPath: path) {
+            throw Self.noStore(at: path)
         }
         do {
             let connection = try SQLiteConnection(
@@ -494,6 +494,16 @@ public actor SQLitePostStore: PostStoreProtocol {
             try await clock.sleep(for: min(pause, deadline - now))
             pause = min(pause * 2, .milliseconds(50))
         }
+    }
+
+    /// The error for opening a store that is not there: no file, or an empty one nothing was ever written to.
+    static func noStore(at path: String) -> PostStoreError {
+        let isEmptyFile = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue == 0
+        return PostStoreError(
+            .storeNotFound,
+            "There is no SQLite store at \(path)\(isEmptyFile ? " (the file is empty: nothing was ever synced into it)" : "").",
+            path: path
+        )
     }
 
     /// The name SQLite opens for `path`: always a file. Without a leading `./`, SQLite would take a relative path

@@ -27,8 +27,8 @@ extension SQLitePostStore {
     /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore` (also for another application's database),
     ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`.
     public static func schemaStatus(ofStoreAt path: String) throws -> SQLiteSchemaStatus {
-        guard !path.isEmpty, SQLiteConnection.fileExists(atPath: path) else {
-            throw PostStoreError(.storeNotFound, "There is no SQLite store at \(path).", path: path)
+        guard !path.isEmpty, SQLiteConnection.databaseExists(atPath: path) else {
+            throw noStore(at: path)
         }
         do {
             let connection = try SQLiteConnection(path: fileName(for: path), create: false, busyTimeout: .seconds(5))
