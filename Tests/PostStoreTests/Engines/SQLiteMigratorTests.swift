@@ -157,26 +157,3 @@ struct SQLiteMigratorTests {
         #expect(try sqlite3(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == "0")
     }
 }
-
-/// Runs the `sqlite3` command-line shell on a database and returns what it prints, trimmed.
-func sqlite3(_ path: String, _ sql: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3", "-batch", path, sql]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try ProcessLaunch.run(process)
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw SQLiteShellError(message: "sqlite3 exited \(process.terminationStatus): \(errorText)")
-    }
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
-struct SQLiteShellError: Error {
-    let message: String
-}

@@ -56,9 +56,7 @@ public struct FilePostDataService: PostDataService {
     /// make a second reader to retry its write), and a slow producer must not hold the store's write lock. The
     /// bytes are kept, but the posts are still streamed from them.
     public func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
-        guard !path.isEmpty else {
-            throw PostStoreError(.invalidArgument, "The input file's path is empty.")
-        }
+        try PathCheck.validate(path, naming: "The input file's path")
         try limits.validate()
         let makeFile: @Sendable () throws -> any ReadableFile
         if path == Self.standardInputPath {

@@ -56,9 +56,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
         fileSystem: any FileSystemProtocol,
         clock: any ClockProtocol
     ) throws {
-        guard !path.isEmpty else {
-            throw PostStoreError(.invalidArgument, "The JSON store's path is empty.")
-        }
+        try PathCheck.validate(path, naming: "The JSON store's path")
         let file = try Self.onlyPostStoreErrors(path) { try fileSystem.resolvingSymbolicLinks(inPath: path) }
         self.path = path
         self.file = file

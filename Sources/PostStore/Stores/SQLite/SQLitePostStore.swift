@@ -90,9 +90,7 @@ public actor SQLitePostStore: PostStoreProtocol {
         self.keepsSearchIndex = searchIndex
         self.busyTimeout = busyTimeout
         self.clock = clock
-        guard !path.isEmpty else {
-            throw PostStoreError(.invalidArgument, "The SQLite store's path is empty.")
-        }
+        try PathCheck.validate(path, naming: "The SQLite store's path")
         if mode == .openExisting, !SQLiteConnection.databaseExists(atPath: path) {
             throw Self.noStore(at: path)
         }

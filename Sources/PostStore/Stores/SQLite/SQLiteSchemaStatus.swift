@@ -27,7 +27,8 @@ extension SQLitePostStore {
     /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore` (also for another application's database),
     ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`.
     public static func schemaStatus(ofStoreAt path: String) throws -> SQLiteSchemaStatus {
-        guard !path.isEmpty, SQLiteConnection.databaseExists(atPath: path) else {
+        try PathCheck.validate(path, naming: "The SQLite store's path")
+        guard SQLiteConnection.databaseExists(atPath: path) else {
             throw noStore(at: path)
         }
         do {

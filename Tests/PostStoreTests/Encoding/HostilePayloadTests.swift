@@ -1,0 +1,136 @@
+import Foundation
+import PostStoreTesting
+import Testing
+
+@testable import PostStore
+
+/// Payloads built to exhaust memory or the stack: posts longer than the limit, endless values, deep nesting. Each
+/// is refused with one line of ``PostStoreError/Code/invalidData``, and a stream stops reading soon after the
+/// limit instead of holding the value whole.
+@Suite struct HostilePayloadTests {
+    private static let post = #"{"userId": 1, "id": 7, "title": "a title", "body": "a body"}"#
+
+    @Test(arguments: [(0, true), (1, false)])
+    func aPostIsRefusedOnlyPastTheLimit(overBy extra: Int, accepted: Bool) throws {
+        let limit = Self.post.utf8.count - extra
+        for payload in ["[\(Self.post)]", "\(Self.post)\n"] {
+            do {
+                let posts = try PostPayload.decode(Data(payload.utf8), maximumPostBytes: limit)
+                #expect(accepted && posts.map(\.id) == [7], "\(payload)")
+            } catch {
+                #expect(!accepted, "\(error)")
+                #expect(error.code == .invalidData)
+                #expect(error.message.contains("(id 7) is \(Self.post.utf8.count) bytes of JSON"), "\(error.message)")
+                #expect(error.message.contains("limit of \(limit) bytes per post"), "\(error.message)")
+            }
+        }
+    }
+
+    @Test func theDefaultLimitRefusesAHugeFieldAndARaisedOneReadsIt() throws {
+        let huge = String(repeating: "x", count: PayloadLimits.defaultMaximumPostBytes)
+        let payload = Data(#"[{"userId": 1, "id": 1, "title": "\#(huge)", "body": ""}]"#.utf8)
+
+        let error = try #require(throws: PostStoreError.self) { try PostPayload.decode(payload) }
+        let posts = try PostPayload.decode(payload, maximumPostBytes: 2 << 20)
+
+        #expect(
+            error.message
+                == "The post at index 0 (id 1) is \(payload.count - 2) bytes of JSON, larger than the limit of 1 MiB per post."
+        )
+        #expect(posts.first?.title.utf8.count == huge.utf8.count)
+    }
+
+    @Test(arguments: [
+        #"[{"userId": 1, "id": 1, "title": ""#,  // a string that never ends
+        #"[{"userId": 1, "id": 1, "extra": ["#,  // an array that never ends
+        "{\"userId\": 1, \"extra\": \"",  // newline-delimited JSON, a string that never ends
+    ])
+    func anEndlessValueStopsTheStreamSoonAfterTheLimit(prefix: String) throws {
+        let file = EndlessFile(prefix: Data(prefix.utf8), filler: prefix.hasSuffix("[") ? UInt8(ascii: "1") : 0x61)
+        let reader = PostPayloadReader(file: file, pieceSize: 64 << 10, maximumPostBytes: 1 << 20)
+
+        let error = try #require(throws: PostStoreError.self) { try reader.nextBatch() }
+
+        #expect(error.code == .invalidData)
+        #expect(error.message.contains("is larger than the limit of 1 MiB per post"), "\(error.message)")
+        #expect(file.bytesRead < 4 << 20, "read \(file.bytesRead) bytes before refusing")
+    }
+
+    @Test(arguments: [
+        String(repeating: "[", count: 1_000_000),
+        #"[{"userId": 1, "id": 1, "title": "t", "body": "b", "x": "# + String(repeating: "[", count: 100_000),
+        #"[{"userId": 1, "id": 1, "title": "t", "body": "b", "x": "# + String(repeating: #"{"a":"#, count: 100_000),
+        "{\"x\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}\n",
+    ])
+    func deepNestingIsRefusedWithoutExhaustingTheStack(payload: String) throws {
+        let data = Data(payload.utf8)
+
+        let whole = try #require(throws: PostStoreError.self) {
+            try PostPayload.decode(data, maximumPostBytes: .max)
+        }
+        let streamed = try #require(throws: PostStoreError.self) {
+            let reader = PostPayloadReader(file: DataReadableFile(data), pieceSize: 4096, maximumPostBytes: .max)
+            while try reader.nextBatch() != nil {}
+        }
+
+        #expect(whole.code == .invalidData)
+        #expect(!whole.message.contains("\n"))
+        #expect(streamed.message == whole.message)
+    }
+
+    @Test func aPathWithANULCharacterIsRefusedEverywhere() async throws {
+        let path = "posts.sqlite\u{0}.bak"
+        let clock = TestClock()
+        let refusals: [PostStoreError?] = [
+            #expect(throws: PostStoreError.self) {
+                try SQLitePostStore(
+                    path: path,
+                    mode: .createIfMissing,
+                    busyTimeout: .seconds(1),
+                    searchIndex: true,
+                    clock: clock
+                )
+            },
+            #expect(throws: PostStoreError.self) {
+                try JSONFilePostStore(
+                    path: path,
+                    mode: .createIfMissing,
+                    lockTimeout: .seconds(1),
+                    fileSystem: LocalFileSystem(),
+                    clock: clock
+                )
+            },
+            #expect(throws: PostStoreError.self) { try SQLitePostStore.schemaStatus(ofStoreAt: path) },
+            await #expect(throws: PostStoreError.self) {
+                try await FilePostDataService(path: path, fileSystem: LocalFileSystem()).streamPosts(PostFetchRequest())
+            },
+        ]
+
+        for refusal in refusals {
+            #expect(refusal?.code == .invalidArgument)
+            #expect(refusal?.message.contains("contains a NUL character") == true, "\(String(describing: refusal))")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "posts.sqlite"))
+    }
+}
+
+/// A file that starts with `prefix` and then repeats `filler` forever, counting what was read.
+private final class EndlessFile: ReadableFile {
+    private let prefix: Data
+    private let filler: UInt8
+    private(set) var bytesRead = 0
+
+    init(prefix: Data, filler: UInt8) {
+        self.prefix = prefix
+        self.filler = filler
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        for index in buffer.indices {
+            let offset = bytesRead + index
+            buffer[index] = offset < prefix.count ? prefix[prefix.startIndex + offset] : filler
+        }
+        bytesRead += buffer.count
+        return buffer.count
+    }
+}
