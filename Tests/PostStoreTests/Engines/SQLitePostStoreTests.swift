@@ -64,13 +64,21 @@ struct SQLitePostStoreTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test("an empty existing file is initialized as a new store")
+    @Test("an empty file is no store to open, and a store to create")
     func emptyFile() async throws {
+        // SQLite reads an empty file as an empty database; a first sync killed before its first commit leaves one.
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.sqlite")
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        let store = try SQLitePostStore(path: path, mode: .openExisting)
+
+        let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path, mode: .openExisting) }
+        #expect(error?.code == .storeNotFound)
+        #expect(error?.message.contains("the file is empty") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty, "opening must not write a schema")
+
+        let store = try SQLitePostStore(path: path, mode: .createIfMissing)
         #expect(try await store.count() == 0)
+        #expect(try SQLitePostStore(path: path, mode: .openExisting).path == path)
     }
 
     @Test("search text reaches SQL only as bound values, so SQL and FTS syntax in it are plain text")
