@@ -21,6 +21,7 @@ struct PostStoreCommand: AsyncParsableCommand {
     /// with `--verbose`); help, the version and failures the commands reported themselves end as argument-parser
     /// ends them.
     static func main() async {
+        InterruptHandler.install()
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

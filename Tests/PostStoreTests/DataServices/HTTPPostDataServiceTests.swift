@@ -18,12 +18,14 @@ import Testing
 
         #expect(result == .posts(SamplePosts.make(count: 5), etag: "\"v1\"", pages: 1))
         #expect(
-            client.requests == [HTTPRequest(
+            client.requests == [
+                HTTPRequest(
                     url: url,
                     headers: ["Accept": "application/json"],
                     timeout: .seconds(7),
                     maximumBodyBytes: PayloadLimits.defaultMaximumPayloadBytes
-                )]
+                )
+            ]
         )
     }
 
