@@ -24,11 +24,12 @@ enum InterruptHandler {
             )
         }
     }
+}
 
-    /// Writes `line`, then ends the process by the signal with its default action.
-    private static func stop(_ signalNumber: Int32, _ line: StaticString) {
-        _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)
-        signal(signalNumber, SIG_DFL)
-        raise(signalNumber)
-    }
+/// Writes `line`, then ends the process by the signal with its default action. A global function, not a method: a
+/// signal handler is a C function pointer and may not capture even a type.
+private func stop(_ signalNumber: Int32, _ line: StaticString) {
+    _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)
+    signal(signalNumber, SIG_DFL)
+    raise(signalNumber)
 }
