@@ -41,6 +41,9 @@ enum PostStoreExecutable {
     ///   - standardInput: Bytes written to the process's standard input, which is then closed; `nil` connects it to
     ///     `/dev/null`, so a command that reads it never waits on the test runner's own input.
     ///   - timeout: How long the process may run before it is killed (the result then says so).
+    ///   - interrupt: A signal to send after a delay, unless the process has ended by then.
+    ///   - fileSizeLimit: The most KiB the process may write to any one file (`ulimit -f`, with SIGXFSZ ignored):
+    ///     a write past it fails with `EFBIG`, as on a full disk.
     /// - Returns: How the process ended and what it wrote.
     /// - Throws: ``Failure`` when the binary cannot be found or started.
     static func run(
@@ -49,17 +52,25 @@ enum PostStoreExecutable {
         in directory: String,
         standardInput: Data? = nil,
         timeout: Duration = .seconds(60),
-        interrupt: (after: Duration, signal: Int32)? = nil
+        interrupt: (after: Duration, signal: Int32)? = nil,
+        fileSizeLimit: Int? = nil
     ) async throws -> CommandResult {
-        let executable = try url()
+        var executable = try url()
+        var arguments = arguments
+        if let fileSizeLimit {
+            arguments =
+                ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit); exec \"$0\" \"$@\"", executable.path] + arguments
+            executable = URL(fileURLWithPath: "/bin/bash")
+        }
+        let (launched, launchArguments) = (executable, arguments)
         // Blocking waits belong on threads of their own, never on the concurrency pool's few threads.
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(
                     with: Result {
                         try runBlocking(
-                            executable,
-                            arguments,
+                            launched,
+                            launchArguments,
                             environment: environment,
                             directory: directory,
                             standardInput: standardInput,

@@ -79,12 +79,15 @@ struct Sandbox: CustomStringConvertible {
     ///   - arguments: The arguments after the program name.
     ///   - changes: Variables to set (a value) or remove (`nil`) in the sandbox's environment.
     ///   - input: Bytes for standard input; `nil` for `/dev/null`.
+    ///   - interrupt: A signal to send after a delay.
+    ///   - fileSizeLimit: The most KiB the process may write to one file, to play a full disk.
     /// - Returns: How the run ended.
     func run(
         _ arguments: [String],
         environment changes: [String: String?] = [:],
         input: Data? = nil,
-        interrupt: (after: Duration, signal: Int32)? = nil
+        interrupt: (after: Duration, signal: Int32)? = nil,
+        fileSizeLimit: Int? = nil
     ) async throws -> CommandResult {
         var environment = environment
         for (name, value) in changes { environment[name] = value }
@@ -93,7 +96,8 @@ struct Sandbox: CustomStringConvertible {
             environment: environment,
             in: directory.path,
             standardInput: input,
-            interrupt: interrupt
+            interrupt: interrupt,
+            fileSizeLimit: fileSizeLimit
         )
     }
 

@@ -249,7 +249,14 @@ public actor JSONFilePostStore: PostStoreProtocol {
             try fileSystem.moveItem(atPath: temporary, toPath: path)
         } catch {
             try? fileSystem.removeFile(atPath: temporary)
-            throw error
+            // The temporary file is gone; name the store and the system's reason instead.
+            guard let error = error as? PostStoreError, let reason = error.cause as? SystemError else { throw error }
+            throw PostStoreError(
+                .ioFailure,
+                "Writing the JSON store \(path) failed: \(reason); it was left as it was.",
+                path: path,
+                cause: reason
+            )
         }
     }
 

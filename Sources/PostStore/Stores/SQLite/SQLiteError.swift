@@ -61,7 +61,12 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
                 cause: self
             )
         case SQLITE_FULL:
-            PostStoreError(.ioFailure, "The disk holding \(path) is full.", path: path, cause: self)
+            PostStoreError(
+                .ioFailure,
+                "The disk holding \(path) is full; the unfinished write was not applied.",
+                path: path,
+                cause: self
+            )
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:
             PostStoreError(
                 .ioFailure,
@@ -71,7 +76,13 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
                 cause: self
             )
         default:
-            PostStoreError(.ioFailure, "The SQLite store \(path) failed: \(message).", path: path, cause: self)
+            PostStoreError(
+                .ioFailure,
+                "Reading or writing the SQLite store \(path) failed: \(message) (SQLite error \(extendedCode)); an "
+                    + "unfinished write was not applied.",
+                path: path,
+                cause: self
+            )
         }
     }
 }
