@@ -517,4 +517,35 @@ struct PostStoreContractTests {
             #expect(try await store.count() == 80)
         }
     }
+
+    /// Readers beside writers, on one instance and (for file engines) a second one standing in for another process:
+    /// every read sees one whole write — all 50 posts carry the same write's title — never a mix.
+    @Test(arguments: StoreKind.allCases)
+    func readersBesideWritersSeeWholeWritesOnly(kind: StoreKind) async throws {
+        try await withStore(kind) { store, directory async throws in
+            let other = kind.isPersistent ? try #require(try kind.reopen(in: directory)) : store
+            @Sendable func write(_ writer: Int, _ round: Int) -> [Post] {
+                SamplePosts.make(count: 50).map { Post(userId: $0.userId, id: $0.id, title: "w\(writer) r\(round)", body: $0.body) }
+            }
+            try await store.upsert(write(0, 0))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 1...4 {
+                    group.addTask {
+                        for round in 1...15 { try await (writer.isMultiple(of: 2) ? other : store).upsert(write(writer, round)) }
+                    }
+                }
+                for reader in 1...8 {
+                    group.addTask {
+                        for _ in 1...30 {
+                            let posts = try await (reader.isMultiple(of: 2) ? other : store).query(.all)
+                            #expect(posts.count == 50)
+                            #expect(Set(posts.map(\.title)).count == 1, "a read saw a mix: \(Set(posts.map(\.title)))")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(Set(try await store.query(.all).map(\.title)).count == 1)
+        }
+    }
 }
