@@ -525,13 +525,17 @@ struct PostStoreContractTests {
         try await withStore(kind) { store, directory async throws in
             let other = kind.isPersistent ? try #require(try kind.reopen(in: directory)) : store
             @Sendable func write(_ writer: Int, _ round: Int) -> [Post] {
-                SamplePosts.make(count: 50).map { Post(userId: $0.userId, id: $0.id, title: "w\(writer) r\(round)", body: $0.body) }
+                SamplePosts.make(count: 50).map {
+                    Post(userId: $0.userId, id: $0.id, title: "w\(writer) r\(round)", body: $0.body)
+                }
             }
             try await store.upsert(write(0, 0))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 1...4 {
                     group.addTask {
-                        for round in 1...15 { try await (writer.isMultiple(of: 2) ? other : store).upsert(write(writer, round)) }
+                        for round in 1...15 {
+                            try await (writer.isMultiple(of: 2) ? other : store).upsert(write(writer, round))
+                        }
                     }
                 }
                 for reader in 1...8 {

@@ -1,0 +1,537 @@
+#!/usr/bin/env python3
+"""Concurrency soak for poststore: several processes syncing and reading one store at the same time.
+
+For each engine (SQLite, JSON file) the script writes `--syncers` source files whose posts say where they come
+from: source k has its own id range (overlapping its neighbours', so a sync inserts, updates and deletes), its
+own post count (--posts + k) and titles and bodies tagged `source-k:`. The expected result of each source is
+poststore's own `query --format ndjson` output after a completed sync of it into a scratch store. The store is
+seeded with source 0, then, for `--seconds`:
+
+  * each of `--syncers` loops runs `poststore sync --from SOURCE_k --store S --prune --force --quiet`;
+  * each of `--readers` loops runs, at random, `query --format ndjson` (most often), `query --count`,
+    `query --search source-j: --format ndjson` or `info --format json`.
+
+Checks:
+  * every command exits 0 -- a busy or "database is locked" error that reaches the user is a failure;
+  * every query is one source's complete post set: the ndjson is byte-for-byte one source's expected output
+    (a consistent snapshot, never a mixture or a partial set); a --count is one source's count; a search for
+    `source-j:` is either source j's complete set or empty; `info` shows one source's count, and lastSync names
+    that same source (with --lenient-info a disagreement there is only a warning);
+  * at the end the store is the source of a sync that may have committed last: the one that ended last, or one
+    that was still running when that one started (syncs ending close together can commit in either order);
+    `info` agrees with the posts (count, lastSync.source); SQLite passes `PRAGMA integrity_check`; a JSON store
+    has no temporary files left.
+
+Prints, per engine: processes, duration, syncs and queries completed, p50/p99/max latency of each command kind
+(how long they waited for each other), and failures. Exits 1 if any check failed (the work folder is then kept),
+2 on a setup error. The data and each loop's choices are deterministic for a given --seed; the interleaving is
+not. Standard library only.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SCRATCH = ".build-soak"
+WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split()
+
+
+class SetupError(Exception):
+    """Something needed to run the soak failed (not a finding about the store)."""
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Child processes
+
+
+class Children:
+    """Every poststore process running, so Ctrl-C (or the end of the soak) can stop them all."""
+
+    _lock = threading.Lock()
+    _running = set()
+
+    @classmethod
+    def run(cls, argv):
+        """Runs a command to the end; returns (exit status, stdout bytes, stderr text, seconds)."""
+        started = time.monotonic()
+        # A new session: Ctrl-C in the terminal reaches only this script, which then kills the children itself.
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        with cls._lock:
+            cls._running.add(process)
+        try:
+            out, err = process.communicate()
+        finally:
+            with cls._lock:
+                cls._running.discard(process)
+        return process.returncode, out, err.decode(errors="replace").strip(), time.monotonic() - started
+
+    @classmethod
+    def kill_all(cls):
+        with cls._lock:
+            running = list(cls._running)
+        for process in running:
+            if process.poll() is None:
+                process.kill()
+
+
+def describe_status(status):
+    return f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit {status}"
+
+
+def find_poststore(path):
+    if path:
+        binary = Path(path).resolve()
+    else:
+        print(f"building poststore (swift build -c release --product poststore --scratch-path {SCRATCH}) ...", flush=True)
+        build = subprocess.run(
+            ["swift", "build", "-c", "release", "--product", "poststore", "--scratch-path", SCRATCH], cwd=REPO
+        )
+        if build.returncode != 0:
+            raise SetupError("swift build failed")
+        binary = REPO / SCRATCH / "release" / "poststore"
+    if not os.access(binary, os.X_OK):
+        raise SetupError(f"{binary} is not an executable")
+    return binary
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Sources
+
+
+@dataclass
+class Source:
+    index: int
+    path: Path
+    posts: list
+    digest: str = ""  # sha256 of poststore's ndjson for exactly these posts
+
+    @property
+    def tag(self):
+        return f"source-{self.index}:"
+
+
+def make_source(rng, index, count, folder):
+    """Source k: ids from 1 + k * count/4 (so neighbours share ids with different contents), count + k posts,
+    every title and body tagged `source-k:`."""
+    first = 1 + index * (count // 4)
+    tag = f"source-{index}:"
+    posts = [
+        {
+            "userId": post_id % 10 + 1,
+            "id": post_id,
+            "title": f"{tag} post {post_id} " + " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))),
+            "body": f"{tag}\n" + " ".join(rng.choice(WORDS) for _ in range(rng.randint(10, 30))),
+        }
+        for post_id in range(first, first + count + index)
+    ]
+    path = folder / f"source-{index}.json"
+    path.write_text(json.dumps(posts), encoding="utf-8")
+    return Source(index, path, posts)
+
+
+def digest(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The soak
+
+
+@dataclass
+class Record:
+    kind: str  # "sync", "query", "count", "search", "info"
+    started: float
+    ended: float
+    status: int
+    source: int = -1  # the syncer's source, or the source the result was attributed to
+
+
+@dataclass
+class Soak:
+    engine: str
+    poststore: Path
+    store_spec: str
+    sources: list
+    folder: Path
+    deadline: float = 0.0
+    stop: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    lenient_info: bool = False
+    records: list = field(default_factory=list)
+    failures: list = field(default_factory=list)  # (category, message)
+    warnings: list = field(default_factory=list)  # info mismatches, with --lenient-info
+
+    def command(self, *arguments):
+        return [str(self.poststore), *arguments, "--store", self.store_spec]
+
+    def fail(self, category, message, output=None):
+        """Records a failed check. Categories: "exit" (a command failed), "mixed" (a result that is no one source's),
+        "info" (info disagrees with itself or with the posts), "final" (the end state)."""
+        with self.lock:
+            number = len(self.failures) + len(self.warnings) + 1
+            if output is not None:
+                saved = self.folder / "failures" / f"failure-{number}.out"
+                saved.parent.mkdir(parents=True, exist_ok=True)
+                saved.write_bytes(output)
+                message += f" (output saved to {saved})"
+            if category == "info" and self.lenient_info:
+                self.warnings.append((category, message))
+            else:
+                self.failures.append((category, message))
+
+    def count(self, category):
+        return sum(1 for found, _ in self.failures + self.warnings if found == category)
+
+    def record(self, record):
+        with self.lock:
+            self.records.append(record)
+
+    def running(self):
+        return not self.stop.is_set() and time.monotonic() < self.deadline
+
+    # Result checks --------------------------------------------------------------------------------------------------
+
+    def attribute(self, ndjson):
+        """The source whose complete post set this ndjson is, or None."""
+        found = digest(ndjson)
+        return next((source.index for source in self.sources if source.digest == found), None)
+
+    def describe(self, ndjson):
+        """For a failure message: how many posts of each source the output holds."""
+        counts = {}
+        for line in ndjson.decode(errors="replace").splitlines():
+            try:
+                title = json.loads(line)["title"]
+            except (ValueError, KeyError, TypeError):
+                counts["unparsable"] = counts.get("unparsable", 0) + 1
+                continue
+            tag = title.split(":", 1)[0]
+            counts[tag] = counts.get(tag, 0) + 1
+        wanted = ", ".join(f"source-{s.index} has {len(s.posts)}" for s in self.sources)
+        return f"{sum(counts.values())} posts: {counts} ({wanted})"
+
+    # Loops ------------------------------------------------------------------------------------------------------------
+
+    def syncer(self, source):
+        argv = self.command("sync", "--from", str(source.path), "--prune", "--force", "--quiet")
+        while self.running():
+            started = time.monotonic()
+            status, _, err, _ = Children.run(argv)
+            ended = time.monotonic()
+            if self.stop.is_set():
+                return
+            self.record(Record("sync", started, ended, status, source.index))
+            if status != 0:
+                self.fail("exit", f"sync from source-{source.index} {describe_status(status)}: {err}")
+
+    def reader(self, rng):
+        while self.running():
+            roll = rng.random()
+            if roll < 0.6:
+                self.read_all()
+            elif roll < 0.75:
+                self.read_count()
+            elif roll < 0.9:
+                self.read_search(rng.choice(self.sources))
+            else:
+                self.read_info()
+
+    def timed(self, kind, argv):
+        started = time.monotonic()
+        status, out, err, _ = Children.run(argv)
+        ended = time.monotonic()
+        if self.stop.is_set():
+            return None, None
+        if status != 0:
+            self.record(Record(kind, started, ended, status))
+            self.fail("exit", f"{' '.join(argv[1:])} {describe_status(status)}: {err}")
+            return None, None
+        return Record(kind, started, ended, status), out
+
+    def read_all(self):
+        record, out = self.timed("query", self.command("query", "--format", "ndjson"))
+        if record is None:
+            return
+        record.source = self.attribute(out)
+        if record.source is None:
+            self.fail("mixed", f"query --format ndjson is no source's post set: {self.describe(out)}", out)
+            record.source = -1
+        self.record(record)
+
+    def read_count(self):
+        record, out = self.timed("count", self.command("query", "--count"))
+        if record is None:
+            return
+        text = out.decode(errors="replace").strip()
+        counts = {len(source.posts): source.index for source in self.sources}
+        if not text.isdigit() or int(text) not in counts:
+            self.fail("mixed", f"query --count printed {text!r}, no source's count ({sorted(counts)})")
+        self.record(record)
+
+    def read_search(self, source):
+        record, out = self.timed("search", self.command("query", "--search", source.tag, "--format", "ndjson"))
+        if record is None:
+            return
+        if out and digest(out) != source.digest:
+            self.fail("mixed", f"query --search {source.tag} is neither empty nor all of source-{source.index}: "
+                      f"{self.describe(out)}", out)
+        self.record(record)
+
+    def read_info(self):
+        record, out = self.timed("info", self.command("info", "--format", "json"))
+        if record is None:
+            return
+        problem = self.info_problem(out)
+        if problem:
+            self.fail("info", f"info --format json: {problem}", out)
+        self.record(record)
+
+    def info_problem(self, out, expected_source=None):
+        try:
+            info = json.loads(out)
+            count, synced_from = info["postCount"], (info["lastSync"] or {}).get("source")
+        except (ValueError, KeyError, TypeError) as error:
+            return f"unreadable: {error}"
+        by_path = {str(source.path): source for source in self.sources}
+        source = by_path.get(synced_from)
+        if source is None:
+            return f"lastSync.source {synced_from!r} is no source"
+        if count != len(source.posts):
+            return f"postCount {count}, but lastSync names source-{source.index}, which has {len(source.posts)} posts"
+        if expected_source is not None and source.index != expected_source:
+            return f"lastSync names source-{source.index}, but the posts are source-{expected_source}'s"
+        return None
+
+    # The end -----------------------------------------------------------------------------------------------------------
+
+    def check_final_state(self):
+        """The store must be the source of a sync that may have committed last."""
+        syncs = [r for r in self.records if r.kind == "sync" and r.status == 0]
+        status, out, err, _ = Children.run(self.command("query", "--format", "ndjson"))
+        if status != 0:
+            self.fail("final", f"final query {describe_status(status)}: {err}")
+            return None
+        final = self.attribute(out)
+        if final is None:
+            self.fail("final", f"the final store is no source's post set: {self.describe(out)}", out)
+            return None
+        if syncs:
+            last = max(syncs, key=lambda r: r.ended)
+            # A sync still running when the last-ending one started may have committed after it.
+            candidates = {r.source for r in syncs if r.ended >= last.started}
+            if final not in candidates:
+                self.fail(
+                    "final",
+                    f"the final store is source-{final}, but the last sync to end was source-{last.source}'s "
+                    f"(syncs that may have committed last: {sorted(candidates)})"
+                )
+        status, info_out, err, _ = Children.run(self.command("info", "--format", "json"))
+        problem = f"{describe_status(status)}: {err}" if status != 0 else self.info_problem(info_out, final)
+        if problem:
+            self.fail("final" if status != 0 else "info", f"final info: {problem}")
+        return final
+
+
+def prepare_sources(args, poststore, folder):
+    rng = random.Random(args.seed)
+    sources = [make_source(rng, index, args.posts, folder) for index in range(args.syncers)]
+    # Expected results from poststore itself: sync each source into a new scratch store and read it back.
+    for source in sources:
+        scratch = folder / f"expected-{source.index}.sqlite"
+        status, _, err, _ = Children.run(
+            [str(poststore), "sync", "--from", str(source.path), "--store", f"sqlite:{scratch}", "--quiet"]
+        )
+        status2, out, err2, _ = Children.run([str(poststore), "query", "--format", "ndjson", "--store", f"sqlite:{scratch}"])
+        for file in folder.glob(f"{scratch.name}*"):
+            file.unlink()
+        if status or status2:
+            raise SetupError(f"preparing source-{source.index}: {err or err2}")
+        if [json.loads(line) for line in out.decode().splitlines()] != sorted(source.posts, key=lambda p: p["id"]):
+            raise SetupError(f"poststore's output for source-{source.index} is not its posts")
+        source.digest = digest(out)
+    return sources
+
+
+def soak_engine(engine, args, poststore, workdir, sources):
+    folder = workdir / engine
+    folder.mkdir(parents=True, exist_ok=True)
+    store_path = folder / ("store.sqlite" if engine == "sqlite" else "store.json")
+    soak = Soak(engine, poststore, f"{engine}:{store_path}", sources, folder, lenient_info=args.lenient_info)
+    status, _, err, _ = Children.run(soak.command("sync", "--from", str(sources[0].path), "--quiet"))
+    if status != 0:
+        raise SetupError(f"{engine}: the first sync failed: {err}")
+
+    started = time.monotonic()
+    soak.deadline = started + args.seconds
+    threads = [threading.Thread(target=soak.syncer, args=(source,), daemon=True) for source in sources]
+    threads += [
+        threading.Thread(target=soak.reader, args=(random.Random(f"{args.seed}-{engine}-reader-{n}"),), daemon=True)
+        for n in range(args.readers)
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        while any(thread.is_alive() for thread in threads):
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        soak.stop.set()
+        Children.kill_all()
+        raise
+    elapsed = time.monotonic() - started
+
+    final = soak.check_final_state()
+    if engine == "sqlite":
+        result = subprocess.run(["sqlite3", str(store_path), "PRAGMA integrity_check"], capture_output=True, text=True)
+        if (result.stdout + result.stderr).strip() != "ok":
+            soak.fail("final", f"integrity_check: {(result.stdout + result.stderr).strip()[:300]}")
+    else:
+        left = [entry for entry in os.listdir(folder) if entry.startswith(f".{store_path.name}.tmp-")]
+        if left:
+            soak.fail("final", f"{len(left)} temporary files left in {folder}: {left[:3]}")
+    return soak, elapsed, final
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Report
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
+def print_table(headers, rows):
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
+    for row in [headers, ["-" * width for width in widths], *rows]:
+        print("  ".join(str(cell).rjust(width) if i else str(cell).ljust(width) for i, (cell, width) in enumerate(zip(row, widths))))
+
+
+def print_summary(results, args):
+    print()
+    print(
+        f"concurrency-soak: {args.syncers} syncers + {args.readers} readers, {args.posts}+k posts per source, "
+        f"{args.seconds} s per engine, seed {args.seed}"
+    )
+    rows = []
+    for soak, elapsed, final in results:
+        for kind in ("sync", "query", "count", "search", "info"):
+            durations = [r.ended - r.started for r in soak.records if r.kind == kind]
+            ok = sum(1 for r in soak.records if r.kind == kind and r.status == 0)
+            rows.append([
+                soak.engine, kind, ok, f"{len(durations) / elapsed:.1f}", f"{percentile(durations, 0.5):.3f}",
+                f"{percentile(durations, 0.99):.3f}", f"{max(durations, default=0):.3f}",
+            ])
+    print_table(["engine", "command", "ok", "per s", "p50 s", "p99 s", "max s"], rows)
+    print()
+    summary = []
+    for soak, elapsed, final in results:
+        syncs = sum(1 for r in soak.records if r.kind == "sync" and r.status == 0)
+        reads = sum(1 for r in soak.records if r.kind != "sync" and r.status == 0)
+        per_source = [sum(1 for r in soak.records if r.kind == "sync" and r.status == 0 and r.source == s.index)
+                      for s in soak.sources]
+        summary.append([
+            soak.engine, args.syncers + args.readers, f"{elapsed:.0f}", syncs, "/".join(map(str, per_source)), reads,
+            "-" if final is None else f"source-{final}", soak.count("exit"), soak.count("mixed"), soak.count("info"),
+            soak.count("final"), len(soak.failures),
+        ])
+    print_table(
+        ["engine", "processes", "seconds", "syncs", "syncs per source", "reads", "final store", "exit!=0", "mixed",
+         "info mismatch", "final bad", "failures"],
+        summary,
+    )
+    for title, attribute in (("FAILED CHECKS", "failures"), ("WARNINGS (--lenient-info)", "warnings")):
+        found = [(soak.engine, category, message) for soak, _, _ in results for category, message in getattr(soak, attribute)]
+        if not found:
+            continue
+        print()
+        print(f"{len(found)} {title}:")
+        for engine, category, message in found[:40]:
+            print(f"  {engine} [{category}]: {message}")
+        if len(found) > 40:
+            print(f"  ... and {len(found) - 40} more")
+
+
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="CI smoke size (about 45 s): scripts/concurrency-soak.py --seconds 20 --posts 1000",
+    )
+    parser.add_argument("--poststore", help=f"the poststore binary (default: build {SCRATCH}/release/poststore)")
+    parser.add_argument("--seconds", type=float, default=60, help="how long the loops run, per engine (default 60)")
+    parser.add_argument("--syncers", type=int, default=4, help="sync loops, one source each (default 4)")
+    parser.add_argument("--readers", type=int, default=4, help="query/info loops (default 4)")
+    parser.add_argument("--posts", type=int, default=2000, help="posts per source, plus k for source k (default 2000)")
+    parser.add_argument("--engines", default="sqlite,json", help="comma-separated: sqlite,json (default both)")
+    parser.add_argument("--seed", type=int, default=1, help="seed for the data and the readers' choices (default 1)")
+    parser.add_argument(
+        "--lenient-info",
+        action="store_true",
+        help="report info whose postCount and lastSync.source disagree as a warning, not a failure",
+    )
+    parser.add_argument("--workdir", help="work folder (default: a new temporary folder)")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder (it is always kept on failure)")
+    args = parser.parse_args()
+    engines = [engine.strip() for engine in args.engines.split(",") if engine.strip()]
+    if not engines or any(engine not in ("sqlite", "json") for engine in engines):
+        parser.error("--engines takes sqlite, json or both")
+    if args.syncers < 2 or args.readers < 0 or args.posts < 4 or args.seconds <= 0:
+        parser.error("need --syncers >= 2, --readers >= 0, --posts >= 4, --seconds > 0")
+    args.engines = engines
+    return args
+
+
+def main():
+    args = parse_arguments()
+    if shutil.which("sqlite3") is None:
+        print("concurrency-soak: the sqlite3 shell is needed for the integrity check", file=sys.stderr)
+        return 2
+    workdir = Path(args.workdir).resolve() if args.workdir else Path(tempfile.mkdtemp(prefix="concurrency-soak-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    keep = args.keep
+    try:
+        poststore = find_poststore(args.poststore)
+        sources = prepare_sources(args, poststore, workdir)
+        print(f"concurrency-soak: {poststore}, work folder {workdir}", flush=True)
+        results = []
+        for engine in args.engines:
+            soak, elapsed, final = soak_engine(engine, args, poststore, workdir, sources)
+            print(f"{engine}: {len(soak.records)} commands in {elapsed:.0f} s, {len(soak.failures)} failures", flush=True)
+            results.append((soak, elapsed, final))
+        print_summary(results, args)
+        failed = any(soak.failures for soak, _, _ in results)
+        keep = keep or failed
+        return 1 if failed else 0
+    except KeyboardInterrupt:
+        Children.kill_all()
+        print("\nconcurrency-soak: interrupted", file=sys.stderr)
+        return 130
+    except SetupError as error:
+        Children.kill_all()
+        print(f"concurrency-soak: {error}", file=sys.stderr)
+        keep = True
+        return 2
+    finally:
+        sys.stdout.flush()
+        if keep:
+            print(f"concurrency-soak: work folder kept: {workdir}", file=sys.stderr)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
