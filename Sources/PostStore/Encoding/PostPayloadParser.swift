@@ -132,15 +132,26 @@ struct PostPayloadParser {
         } catch {
             switch error {
             case .needsMoreBytes:
-                // The unread bytes hold one unfinished record (and the whitespace before it).
-                if window.count - stopped - 4096 > maximumPostBytes {
+                guard state != .start else { return stopped }  // Leading blank lines still count for line numbers.
+                // Whitespace before a record is read: dropping it keeps the unfinished record's bytes, which alone count
+                // against the limit (in newline-delimited JSON a line feed is a step of its own, so it stops there).
+                var recordStart = stopped
+                while recordStart < window.count, window[recordStart].isJSONWhitespace,
+                    state != .lines || window[recordStart] != UInt8(ascii: "\n")
+                {
+                    recordStart += 1
+                }
+                // Blanks after a record on its line are read again with it, but are not part of it either.
+                var recordEnd = window.count
+                while recordEnd > recordStart, window[recordEnd - 1].isJSONWhitespace { recordEnd -= 1 }
+                if recordEnd - recordStart - 4096 > maximumPostBytes {
                     throw PostStoreError(
                         .invalidData,
                         "\(name(of: format == .lines ? line : recordCount, capitalized: true)) is larger than the "
                             + "limit of \(PayloadLimits.describe(bytes: maximumPostBytes)) per post."
                     )
                 }
-                return stopped
+                return recordStart
             case .syntax(let problem, let offset):
                 let message =
                     format == .lines

@@ -61,9 +61,20 @@ public struct PostChangeSet: Sendable, Hashable {
     ///   - summary: What the change set did.
     ///   - storedETag: Reads the `ETag` the store holds for the state's source now (after this write cleared the
     ///     `ETag`s, if it changed posts); called only for ``SyncStateRecording/confirmingETag``.
+    ///   - latestSyncedAt: The latest ``SyncState/syncedAtMilliseconds`` the store holds, read under the write's
+    ///     lock. A sync's time is taken before it waits for the lock, so a sync that commits after another may hold
+    ///     an earlier one; its time is then moved just past the latest, so the newest state is always the last one
+    ///     committed. A state given ``SyncStateRecording/asGiven`` keeps its time.
     /// - Returns: The state to save, or `nil` when the change set has none.
-    func syncState(after summary: WriteSummary, storedETag: (String) throws -> String?) rethrows -> SyncState? {
+    func syncState(
+        after summary: WriteSummary,
+        storedETag: (String) throws -> String?,
+        latestSyncedAt: () throws -> Int64?
+    ) rethrows -> SyncState? {
         guard var state = syncState else { return nil }
+        if syncStateRecording != .asGiven, let latest = try latestSyncedAt(), state.syncedAtMilliseconds < latest {
+            state.syncedAtMilliseconds = latest + 1
+        }
         switch syncStateRecording {
         case .asGiven:
             break

@@ -552,4 +552,29 @@ struct PostStoreContractTests {
             #expect(Set(try await store.query(.all).map(\.title)).count == 1)
         }
     }
+
+    /// A sync's time is taken before it waits for the write lock, so two syncs can commit in the other order: the
+    /// one committed last must still be the newest state (what `poststore info` shows as the last sync).
+    @Test(arguments: StoreKind.allCases)
+    func theSyncCommittedLastIsTheNewestEvenWithAnEarlierTime(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ async throws in
+            let later = Date(timeIntervalSince1970: 2_000_000)
+            let earlier = Date(timeIntervalSince1970: 1_000_000)
+            for (source, time) in [("b", later), ("a", earlier)] {
+                try await store.apply(
+                    PostChangeSet(
+                        upserts: SamplePosts.make(count: 2),
+                        syncState: SyncState(source: source, syncedAt: time),
+                        syncStateRecording: .recordingSummary
+                    )
+                )
+            }
+            let states = try await store.syncStates()
+            #expect(states.map(\.source) == ["a", "b"])
+            #expect(states.first?.syncedAtMilliseconds == 2_000_000_001)
+            // A state given as it is keeps its time.
+            try await store.apply(PostChangeSet(syncState: SyncState(source: "c", syncedAt: earlier)))
+            #expect(try await store.syncState(for: "c")?.syncedAt == earlier)
+        }
+    }
 }

@@ -10,6 +10,25 @@ import Testing
 @Suite struct HostilePayloadTests {
     private static let post = #"{"userId": 1, "id": 7, "title": "a title", "body": "a body"}"#
 
+    @Test func whitespaceBetweenPostsDoesNotCountAgainstThePostLimit() throws {
+        let spaces = String(repeating: " ", count: 64 << 10)
+        for payload in [
+            "[\(spaces)\(Self.post)\(spaces),\(spaces)\(Self.post.replacingOccurrences(of: "7", with: "8"))]",
+            "\(Self.post)\n\(spaces)\(Self.post.replacingOccurrences(of: "7", with: "8"))\(spaces)\n",
+        ] {
+            let reader = PostPayloadReader(
+                file: DataReadableFile(Data(payload.utf8)),
+                pieceSize: 4096,
+                maximumPostBytes: 1024
+            )
+
+            var ids: [Int] = []
+            while let batch = try reader.nextBatch() { ids += batch.map(\.id) }
+
+            #expect(ids == [7, 8])
+        }
+    }
+
     @Test(arguments: [(0, true), (1, false)])
     func aPostIsRefusedOnlyPastTheLimit(overBy extra: Int, accepted: Bool) throws {
         let limit = Self.post.utf8.count - extra

@@ -151,7 +151,11 @@ public actor SQLitePostStore: PostStoreProtocol {
             if summary.changedAnything {
                 try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
             }
-            if let state = try changes.syncState(after: summary, storedETag: storedETag) {
+            if let state = try changes.syncState(
+                after: summary,
+                storedETag: storedETag,
+                latestSyncedAt: latestSyncedAt
+            ) {
                 try save(state)
             }
             if !keepsSearchIndex, summary.changedAnything, try searchIndex.isCurrent() {
@@ -405,6 +409,13 @@ public actor SQLitePostStore: PostStoreProtocol {
                 state.deleted
             )
             try statement.run()
+        }
+    }
+
+    private func latestSyncedAt() throws(SQLiteError) -> Int64? {
+        let latest = "SELECT synced_at_ms FROM sync_state ORDER BY synced_at_ms DESC LIMIT 1"
+        return try connection.withStatement(latest) { statement throws(SQLiteError) in
+            try statement.step() ? Int64(statement.int(at: 0)) : nil
         }
     }
 

@@ -53,7 +53,12 @@ struct StoreContents: Sendable, Equatable {
                 syncStates[key]?.etag = nil
             }
         }
-        if let state = changes.syncState(after: summary, storedETag: { syncState(for: $0)?.etag }) {
+        let state = changes.syncState(
+            after: summary,
+            storedETag: { syncState(for: $0)?.etag },
+            latestSyncedAt: { syncStates.values.map(\.syncedAtMilliseconds).max() }
+        )
+        if let state {
             syncStates[SourceKey(state.source)] = state
         }
         return summary
