@@ -29,27 +29,19 @@ not. Standard library only.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import random
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-SCRATCH = ".build-soak"
+from script_support import SCRATCH, SetupError, describe_status, digest, find_poststore, print_table, run_soak
+
 WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split()
-
-
-class SetupError(Exception):
-    """Something needed to run the soak failed (not a finding about the store)."""
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -86,26 +78,6 @@ class Children:
                 process.kill()
 
 
-def describe_status(status):
-    return f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit {status}"
-
-
-def find_poststore(path):
-    if path:
-        binary = Path(path).resolve()
-    else:
-        print(f"building poststore (swift build -c release --product poststore --scratch-path {SCRATCH}) ...", flush=True)
-        build = subprocess.run(
-            ["swift", "build", "-c", "release", "--product", "poststore", "--scratch-path", SCRATCH], cwd=REPO
-        )
-        if build.returncode != 0:
-            raise SetupError("swift build failed")
-        binary = REPO / SCRATCH / "release" / "poststore"
-    if not os.access(binary, os.X_OK):
-        raise SetupError(f"{binary} is not an executable")
-    return binary
-
-
 # --------------------------------------------------------------------------------------------------------------------
 # Sources
 
@@ -139,10 +111,6 @@ def make_source(rng, index, count, folder):
     path = folder / f"source-{index}.json"
     path.write_text(json.dumps(posts), encoding="utf-8")
     return Source(index, path, posts)
-
-
-def digest(data):
-    return hashlib.sha256(data).hexdigest()
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -412,12 +380,6 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
-def print_table(headers, rows):
-    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
-    for row in [headers, ["-" * width for width in widths], *rows]:
-        print("  ".join(str(cell).rjust(width) if i else str(cell).ljust(width) for i, (cell, width) in enumerate(zip(row, widths))))
-
-
 def print_summary(results, args):
     print()
     print(
@@ -497,13 +459,8 @@ def parse_arguments():
 
 def main():
     args = parse_arguments()
-    if shutil.which("sqlite3") is None:
-        print("concurrency-soak: the sqlite3 shell is needed for the integrity check", file=sys.stderr)
-        return 2
-    workdir = Path(args.workdir).resolve() if args.workdir else Path(tempfile.mkdtemp(prefix="concurrency-soak-"))
-    workdir.mkdir(parents=True, exist_ok=True)
-    keep = args.keep
-    try:
+
+    def soak(workdir):
         poststore = find_poststore(args.poststore)
         sources = prepare_sources(args, poststore, workdir)
         print(f"concurrency-soak: {poststore}, work folder {workdir}", flush=True)
@@ -513,24 +470,9 @@ def main():
             print(f"{engine}: {len(soak.records)} commands in {elapsed:.0f} s, {len(soak.failures)} failures", flush=True)
             results.append((soak, elapsed, final))
         print_summary(results, args)
-        failed = any(soak.failures for soak, _, _ in results)
-        keep = keep or failed
-        return 1 if failed else 0
-    except KeyboardInterrupt:
-        Children.kill_all()
-        print("\nconcurrency-soak: interrupted", file=sys.stderr)
-        return 130
-    except SetupError as error:
-        Children.kill_all()
-        print(f"concurrency-soak: {error}", file=sys.stderr)
-        keep = True
-        return 2
-    finally:
-        sys.stdout.flush()
-        if keep:
-            print(f"concurrency-soak: work folder kept: {workdir}", file=sys.stderr)
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
+        return any(soak.failures for soak, _, _ in results)
+
+    return run_soak("concurrency-soak", args, True, soak, Children.kill_all)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,6 @@ Standard library only.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import random
@@ -39,30 +38,17 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import statistics
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-SCRATCH = ".build-soak"
-
-WORDS = (
-    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore "
-    "magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo "
-    "consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint "
-    "occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum"
-).split()
+from script_support import SCRATCH, WORDS, SetupError, describe_status, digest, find_poststore, print_table, run_soak
 # Occasional awkward text, so the checks also cover escaping: quotes, backslashes, non-ASCII, emoji.
 ODD_WORDS = ['"quoted"', "back\\slash", "café", "日本語", "Ωμέγα", "emoji🙂", "tab\there", "naïve", "<tag>", "100%"]
 
 SIGNAL_NAMES = {signal.SIGKILL: "SIGKILL", signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
-
-
-class SetupError(Exception):
-    """Something needed to run the soak failed (not a finding about the store)."""
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -104,28 +90,6 @@ def run(argv, check=True):
     if check and status != 0:
         raise SetupError(f"{' '.join(map(str, argv))} exited {describe_status(status)}: {err.decode(errors='replace').strip()}")
     return status, out, err.decode(errors="replace").strip()
-
-
-def describe_status(status):
-    if status < 0:
-        return f"killed by {signal.Signals(-status).name}"
-    return f"exit {status}"
-
-
-def find_poststore(path):
-    if path:
-        binary = Path(path).resolve()
-    else:
-        print(f"building poststore (swift build -c release --product poststore --scratch-path {SCRATCH}) ...", flush=True)
-        build = subprocess.run(
-            ["swift", "build", "-c", "release", "--product", "poststore", "--scratch-path", SCRATCH], cwd=REPO
-        )
-        if build.returncode != 0:
-            raise SetupError("swift build failed")
-        binary = REPO / SCRATCH / "release" / "poststore"
-    if not os.access(binary, os.X_OK):
-        raise SetupError(f"{binary} is not an executable")
-    return binary
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -226,10 +190,6 @@ class Store:
         if self.engine == "json":
             for name in self.temporary_files():
                 (self.path.parent / name).unlink()
-
-
-def digest(data):
-    return hashlib.sha256(data).hexdigest()
 
 
 def integrity_problem(store, snapshot_folder):
@@ -521,12 +481,6 @@ def soak_engine(engine, args, poststore, workdir, old_posts, new_posts, change, 
 # Report
 
 
-def print_table(headers, rows):
-    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
-    for row in [headers, ["-" * width for width in widths], *rows]:
-        print("  ".join(str(cell).rjust(width) if i else str(cell).ljust(width) for i, (cell, width) in enumerate(zip(row, widths))))
-
-
 def print_summary(tallies, args):
     print()
     print(
@@ -594,13 +548,8 @@ def parse_arguments():
 
 def main():
     args = parse_arguments()
-    if shutil.which("sqlite3") is None and "sqlite" in args.engines:
-        print("crash-soak: the sqlite3 shell is needed for the integrity check", file=sys.stderr)
-        return 2
-    workdir = Path(args.workdir).resolve() if args.workdir else Path(tempfile.mkdtemp(prefix="crash-soak-"))
-    workdir.mkdir(parents=True, exist_ok=True)
-    tallies, keep = [], args.keep
-    try:
+
+    def soak(workdir):
         poststore = find_poststore(args.poststore)
         rng = random.Random(args.seed)
         old_posts, new_posts, change = make_sources(rng, args.posts)
@@ -612,27 +561,14 @@ def main():
             f"({change['inserted']} added, {change['updated']} changed, {change['deleted']} removed)",
             flush=True,
         )
-        for engine in args.engines:
-            tallies.append(soak_engine(engine, args, poststore, workdir, old_posts, new_posts, change, sources))
+        tallies = [
+            soak_engine(engine, args, poststore, workdir, old_posts, new_posts, change, sources)
+            for engine in args.engines
+        ]
         print_summary(tallies, args)
-        failed = any(t.failed() for t in tallies)
-        keep = keep or failed
-        return 1 if failed else 0
-    except KeyboardInterrupt:
-        Children.kill_current()
-        print("\ncrash-soak: interrupted", file=sys.stderr)
-        return 130
-    except SetupError as error:
-        Children.kill_current()
-        print(f"crash-soak: {error}", file=sys.stderr)
-        keep = True
-        return 2
-    finally:
-        sys.stdout.flush()
-        if keep:
-            print(f"crash-soak: work folder kept: {workdir}", file=sys.stderr)
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
+        return any(t.failed() for t in tallies)
+
+    return run_soak("crash-soak", args, "sqlite" in args.engines, soak, Children.kill_current)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,7 @@ import json
 import random
 import sys
 
-WORDS = (
-    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore "
-    "magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo "
-    "consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint "
-    "occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum"
-).split()
+from script_support import WORDS
 
 
 def sentence(rng, low, high):

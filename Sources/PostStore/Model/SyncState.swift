@@ -3,7 +3,9 @@ public import Foundation
 /// What a store remembers about its last successful sync from one source.
 ///
 /// Stores keep one state per ``source`` (saving a state for a source replaces the earlier one) and persist it
-/// alongside the posts, so every engine round-trips it exactly. ``syncedAt`` is kept to the millisecond.
+/// alongside the posts, so every engine round-trips it exactly. ``syncedAt`` is kept to the millisecond. A sync
+/// that commits after another never records an earlier time (its time is taken before it waits for the store's
+/// lock, so the store moves it just past the latest one), so the newest state is the last sync committed.
 public struct SyncState: Codable, Sendable, Hashable {
     /// The source the posts came from, for example a URL or a file path.
     public var source: String

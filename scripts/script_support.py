@@ -1,0 +1,86 @@
+"""Helpers shared by the repository's Python scripts (the soaks and the sample writer): where the repository is,
+the release `poststore` they run, the word list posts are made of, and the frame every soak's `main` runs in."""
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SCRATCH = ".build-soak"
+
+WORDS = (
+    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore "
+    "magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo "
+    "consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint "
+    "occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum"
+).split()
+
+
+class SetupError(Exception):
+    """Something needed to run the soak failed (not a finding about the store)."""
+
+
+def describe_status(status):
+    return f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit {status}"
+
+
+def find_poststore(path):
+    """The `poststore` binary at `path`, or one built in release into `.build-soak`."""
+    if path:
+        binary = Path(path).resolve()
+    else:
+        print(f"building poststore (swift build -c release --product poststore --scratch-path {SCRATCH}) ...", flush=True)
+        build = subprocess.run(
+            ["swift", "build", "-c", "release", "--product", "poststore", "--scratch-path", SCRATCH], cwd=REPO
+        )
+        if build.returncode != 0:
+            raise SetupError("swift build failed")
+        binary = REPO / SCRATCH / "release" / "poststore"
+    if not os.access(binary, os.X_OK):
+        raise SetupError(f"{binary} is not an executable")
+    return binary
+
+
+def digest(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def print_table(headers, rows):
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
+    for row in [headers, ["-" * width for width in widths], *rows]:
+        print("  ".join(str(cell).rjust(width) if i else str(cell).ljust(width) for i, (cell, width) in enumerate(zip(row, widths))))
+
+
+def run_soak(name, args, needs_sqlite3, soak, stop_children):
+    """Runs `soak(workdir)` (which returns whether a check failed) in a work folder, and turns its end into the exit
+    status: 0 passed, 1 a check failed (the folder is kept), 2 a setup error, 130 Ctrl-C (the children are killed).
+    """
+    if needs_sqlite3 and shutil.which("sqlite3") is None:
+        print(f"{name}: the sqlite3 shell is needed for the integrity check", file=sys.stderr)
+        return 2
+    workdir = Path(args.workdir).resolve() if args.workdir else Path(tempfile.mkdtemp(prefix=f"{name}-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    keep = args.keep
+    try:
+        failed = soak(workdir)
+        keep = keep or failed
+        return 1 if failed else 0
+    except KeyboardInterrupt:
+        stop_children()
+        print(f"\n{name}: interrupted", file=sys.stderr)
+        return 130
+    except SetupError as error:
+        stop_children()
+        print(f"{name}: {error}", file=sys.stderr)
+        keep = True
+        return 2
+    finally:
+        sys.stdout.flush()
+        if keep:
+            print(f"{name}: work folder kept: {workdir}", file=sys.stderr)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
