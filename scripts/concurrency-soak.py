@@ -16,7 +16,7 @@ Checks:
   * every query is one source's complete post set: the ndjson is byte-for-byte one source's expected output
     (a consistent snapshot, never a mixture or a partial set); a --count is one source's count; a search for
     `source-j:` is either source j's complete set or empty; `info` shows one source's count, and lastSync names
-    that same source (with --lenient-info a disagreement there is only a warning);
+    that same source;
   * at the end the store is the source of a sync that may have committed last: the one that ended last, or one
     that was still running when that one started (syncs ending close together can commit in either order);
     `info` agrees with the posts (count, lastSync.source); SQLite passes `PRAGMA integrity_check`; a JSON store
@@ -136,10 +136,8 @@ class Soak:
     deadline: float = 0.0
     stop: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
-    lenient_info: bool = False
     records: list = field(default_factory=list)
     failures: list = field(default_factory=list)  # (category, message)
-    warnings: list = field(default_factory=list)  # info mismatches, with --lenient-info
 
     def command(self, *arguments):
         return [str(self.poststore), *arguments, "--store", self.store_spec]
@@ -148,19 +146,16 @@ class Soak:
         """Records a failed check. Categories: "exit" (a command failed), "mixed" (a result that is no one source's),
         "info" (info disagrees with itself or with the posts), "final" (the end state)."""
         with self.lock:
-            number = len(self.failures) + len(self.warnings) + 1
+            number = len(self.failures) + 1
             if output is not None:
                 saved = self.folder / "failures" / f"failure-{number}.out"
                 saved.parent.mkdir(parents=True, exist_ok=True)
                 saved.write_bytes(output)
                 message += f" (output saved to {saved})"
-            if category == "info" and self.lenient_info:
-                self.warnings.append((category, message))
-            else:
-                self.failures.append((category, message))
+            self.failures.append((category, message))
 
     def count(self, category):
-        return sum(1 for found, _ in self.failures + self.warnings if found == category)
+        return sum(1 for found, _ in self.failures if found == category)
 
     def record(self, record):
         with self.lock:
@@ -336,7 +331,7 @@ def soak_engine(engine, args, poststore, workdir, sources):
     folder = workdir / engine
     folder.mkdir(parents=True, exist_ok=True)
     store_path = folder / ("store.sqlite" if engine == "sqlite" else "store.json")
-    soak = Soak(engine, poststore, f"{engine}:{store_path}", sources, folder, lenient_info=args.lenient_info)
+    soak = Soak(engine, poststore, f"{engine}:{store_path}", sources, folder)
     status, _, err, _ = Children.run(soak.command("sync", "--from", str(sources[0].path), "--quiet"))
     if status != 0:
         raise SetupError(f"{engine}: the first sync failed: {err}")
@@ -413,12 +408,10 @@ def print_summary(results, args):
          "info mismatch", "final bad", "failures"],
         summary,
     )
-    for title, attribute in (("FAILED CHECKS", "failures"), ("WARNINGS (--lenient-info)", "warnings")):
-        found = [(soak.engine, category, message) for soak, _, _ in results for category, message in getattr(soak, attribute)]
-        if not found:
-            continue
+    found = [(soak.engine, category, message) for soak, _, _ in results for category, message in soak.failures]
+    if found:
         print()
-        print(f"{len(found)} {title}:")
+        print(f"{len(found)} FAILED CHECKS:")
         for engine, category, message in found[:40]:
             print(f"  {engine} [{category}]: {message}")
         if len(found) > 40:
@@ -440,11 +433,6 @@ def parse_arguments():
     parser.add_argument("--posts", type=int, default=2000, help="posts per source, plus k for source k (default 2000)")
     parser.add_argument("--engines", default="sqlite,json", help="comma-separated: sqlite,json (default both)")
     parser.add_argument("--seed", type=int, default=1, help="seed for the data and the readers' choices (default 1)")
-    parser.add_argument(
-        "--lenient-info",
-        action="store_true",
-        help="report info whose postCount and lastSync.source disagree as a warning, not a failure",
-    )
     parser.add_argument("--workdir", help="work folder (default: a new temporary folder)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (it is always kept on failure)")
     args = parser.parse_args()

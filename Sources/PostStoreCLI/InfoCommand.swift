@@ -27,18 +27,33 @@ struct InfoCommand: AsyncParsableCommand {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
             let store = try StoreOptions.store(spec, openMode: .openExisting)
+            let (postCount, lastSync) = try await Self.countAndLastSync(of: store)
             let info = StoreInfo(
                 engine: spec.engine,
                 location: spec.path ?? "memory",
                 schemaVersion: try Self.schemaVersion(spec),
-                postCount: try await store.count(),
-                lastSync: try await store.syncStates().first.map(StoreInfo.LastSync.init)
+                postCount: postCount,
+                lastSync: lastSync.map(StoreInfo.LastSync.init)
             )
             switch format {
             case .json: Output.data(try info.json() + Data("\n".utf8))
             case .text: Output.line(info.text)
             }
         }
+    }
+
+    /// The post count and the newest sync state, from one state of the store: the count is read between two reads
+    /// of the sync states, and read again if a sync (which always saves its state) committed in between.
+    private static func countAndLastSync(of store: any PostStoreProtocol) async throws -> (Int, SyncState?) {
+        var states = try await store.syncStates()
+        for _ in 0..<10 {
+            let count = try await store.count()
+            let statesAfter = try await store.syncStates()
+            if statesAfter == states { return (count, states.first) }
+            states = statesAfter
+        }
+        // Syncs kept committing: the last reads are as close together as they get.
+        return (try await store.count(), states.first)
     }
 
     /// The SQLite schema version, or the JSON store's format version; nil for memory.

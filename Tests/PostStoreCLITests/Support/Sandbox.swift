@@ -6,7 +6,7 @@ import PostStoreTesting
 /// A temporary folder to run `poststore` in, with an environment that keeps the user's real data out of reach.
 ///
 /// The process starts in the folder (so relative paths land there) with an environment of only `PATH`, `HOME` and
-/// `XDG_DATA_HOME`, the last two pointing at subfolders: `home` (created) and `xdg-data` (not created). For example:
+/// `XDG_DATA_HOME` (and the sanitizers' options, when set), the last two pointing at subfolders: `home` (created) and `xdg-data` (not created). For example:
 ///
 /// ```swift
 /// let sandbox = try Sandbox()
@@ -24,11 +24,16 @@ struct Sandbox: CustomStringConvertible {
         directory = try TemporaryDirectory()
         let home = directory.file("home")
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        environment = [
+        var environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": home,
             "XDG_DATA_HOME": directory.file("xdg-data"),
         ]
+        // Under scripts/asan.sh or tsan.sh the binary is instrumented too and must get the same options.
+        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS"] {
+            environment[name] = ProcessInfo.processInfo.environment[name]
+        }
+        self.environment = environment
     }
 
     /// The folder's path, as failed expectations show the sandbox.
