@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from script_support import SCRATCH, SetupError, describe_status, digest, find_poststore, print_table, run_soak
+from script_support import SetupError, describe_status, digest, find_poststore, add_soak_arguments, parse_engines, print_table, run_soak
 
 WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split()
 
@@ -426,22 +426,16 @@ def parse_arguments():
         description=__doc__.split("\n\n")[0],
         epilog="CI smoke size (about 45 s): scripts/concurrency-soak.py --seconds 20 --posts 1000",
     )
-    parser.add_argument("--poststore", help=f"the poststore binary (default: build {SCRATCH}/release/poststore)")
     parser.add_argument("--seconds", type=float, default=60, help="how long the loops run, per engine (default 60)")
     parser.add_argument("--syncers", type=int, default=4, help="sync loops, one source each (default 4)")
     parser.add_argument("--readers", type=int, default=4, help="query/info loops (default 4)")
     parser.add_argument("--posts", type=int, default=2000, help="posts per source, plus k for source k (default 2000)")
-    parser.add_argument("--engines", default="sqlite,json", help="comma-separated: sqlite,json (default both)")
     parser.add_argument("--seed", type=int, default=1, help="seed for the data and the readers' choices (default 1)")
-    parser.add_argument("--workdir", help="work folder (default: a new temporary folder)")
-    parser.add_argument("--keep", action="store_true", help="keep the work folder (it is always kept on failure)")
+    add_soak_arguments(parser)
     args = parser.parse_args()
-    engines = [engine.strip() for engine in args.engines.split(",") if engine.strip()]
-    if not engines or any(engine not in ("sqlite", "json") for engine in engines):
-        parser.error("--engines takes sqlite, json or both")
+    parse_engines(parser, args)
     if args.syncers < 2 or args.readers < 0 or args.posts < 4 or args.seconds <= 0:
         parser.error("need --syncers >= 2, --readers >= 0, --posts >= 4, --seconds > 0")
-    args.engines = engines
     return args
 
 

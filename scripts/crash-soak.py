@@ -44,7 +44,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from script_support import SCRATCH, WORDS, SetupError, describe_status, digest, find_poststore, print_table, run_soak
+from script_support import WORDS, SetupError, describe_status, digest, find_poststore, add_soak_arguments, parse_engines, print_table, run_soak
 # Occasional awkward text, so the checks also cover escaping: quotes, backslashes, non-ASCII, emoji.
 ODD_WORDS = ['"quoted"', "back\\slash", "café", "日本語", "Ωμέγα", "emoji🙂", "tab\there", "naïve", "<tag>", "100%"]
 
@@ -522,7 +522,6 @@ def parse_arguments():
         description=__doc__.split("\n\n")[0],
         epilog="CI smoke size (about 40 s): scripts/crash-soak.py --posts 20000 --kills 15 --temp-kills 5 --signals 4",
     )
-    parser.add_argument("--poststore", help=f"the poststore binary (default: build {SCRATCH}/release/poststore)")
     parser.add_argument("--posts", type=int, default=200_000, help="posts in OLD (default 200000)")
     parser.add_argument("--kills", type=int, default=50, help="SIGKILL rounds per engine (default 50)")
     parser.add_argument(
@@ -532,17 +531,12 @@ def parse_arguments():
         help="JSON engine: more SIGKILL rounds sent just after the temporary file appears (default 5)",
     )
     parser.add_argument("--signals", type=int, default=10, help="SIGINT/SIGTERM rounds per engine (default 10)")
-    parser.add_argument("--engines", default="sqlite,json", help="comma-separated: sqlite,json (default both)")
     parser.add_argument("--seed", type=int, default=1, help="seed for the data and the kill delays (default 1)")
-    parser.add_argument("--workdir", help="work folder (default: a new temporary folder)")
-    parser.add_argument("--keep", action="store_true", help="keep the work folder (it is always kept on failure)")
+    add_soak_arguments(parser)
     args = parser.parse_args()
-    engines = [engine.strip() for engine in args.engines.split(",") if engine.strip()]
-    if not engines or any(engine not in ("sqlite", "json") for engine in engines):
-        parser.error("--engines takes sqlite, json or both")
+    parse_engines(parser, args)
     if args.posts < 20 or min(args.kills, args.temp_kills, args.signals) < 0:
         parser.error("--posts must be at least 20, --kills, --temp-kills and --signals not negative")
-    args.engines = engines
     return args
 
 

@@ -55,6 +55,22 @@ def print_table(headers, rows):
         print("  ".join(str(cell).rjust(width) if i else str(cell).ljust(width) for i, (cell, width) in enumerate(zip(row, widths))))
 
 
+def add_soak_arguments(parser):
+    """The options every soak takes: --poststore, --engines, --workdir and --keep."""
+    parser.add_argument("--poststore", help=f"the poststore binary (default: build {SCRATCH}/release/poststore)")
+    parser.add_argument("--engines", default="sqlite,json", help="comma-separated: sqlite,json (default both)")
+    parser.add_argument("--workdir", help="work folder (default: a new temporary folder)")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder (it is always kept on failure)")
+
+
+def parse_engines(parser, args):
+    """Turns --engines into a list, refusing anything but sqlite and json."""
+    engines = [engine.strip() for engine in args.engines.split(",") if engine.strip()]
+    if not engines or any(engine not in ("sqlite", "json") for engine in engines):
+        parser.error("--engines takes sqlite, json or both")
+    args.engines = engines
+
+
 def run_soak(name, args, needs_sqlite3, soak, stop_children):
     """Runs `soak(workdir)` (which returns whether a check failed) in a work folder, and turns its end into the exit
     status: 0 passed, 1 a check failed (the folder is kept), 2 a setup error, 130 Ctrl-C (the children are killed).
