@@ -82,8 +82,14 @@ struct PostPayloadParser {
                     if windowOffset + scanner.position == 0 {
                         guard window.count >= 3 || isComplete else { throw PostJSONScanner.Failure.needsMoreBytes }
                         if window.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
-                        stopped = scanner.position
                     }
+                    // Whitespace before the first value is dropped as it is read, so a stream holds none of it;
+                    // its line feeds count for the line numbers of newline-delimited JSON.
+                    while scanner.position < window.count, window[scanner.position].isJSONWhitespace {
+                        if window[scanner.position] == UInt8(ascii: "\n") { line += 1 }
+                        scanner.position += 1
+                    }
+                    stopped = scanner.position
                     try readStart(&scanner)
                 case .arrayFirstElement, .arrayElement:
                     try scanner.skipWhitespace()
@@ -132,7 +138,16 @@ struct PostPayloadParser {
         } catch {
             switch error {
             case .needsMoreBytes:
-                guard state != .start else { return stopped }  // Leading blank lines still count for line numbers.
+                if state == .start {
+                    // A first value that is not a payload's start (`[`, or `{` of a line) is refused once read
+                    // whole; one larger than a post may be is refused before that.
+                    guard window.count - stopped - 4096 > maximumPostBytes else { return stopped }
+                    throw PostStoreError(
+                        .invalidData,
+                        "The data is not a JSON array of posts: its first value is larger than the limit of "
+                            + "\(PayloadLimits.describe(bytes: maximumPostBytes)) per post."
+                    )
+                }
                 // Whitespace before a record is read: dropping it keeps the unfinished record's bytes, which alone count
                 // against the limit (in newline-delimited JSON a line feed is a step of its own, so it stops there).
                 var recordStart = stopped

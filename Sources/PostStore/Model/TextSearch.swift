@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// PostStore's text search, defined once and used by every engine.
 ///
 /// The search text is split on whitespace into terms. A post matches when every term, each on its own, occurs as a
@@ -59,24 +67,25 @@ public struct TextSearch: Sendable, Hashable {
 extension String {
     /// Whether `needle` occurs in this string as a run of code points.
     ///
-    /// UTF-8 is self-synchronizing, so a byte-substring of two valid UTF-8 strings is a code point substring.
+    /// UTF-8 is self-synchronizing, so a byte-substring of two valid UTF-8 strings is a code point substring. The C
+    /// library's `memchr` and `memcmp` find it, many times faster than a generic search over slices (in debug builds
+    /// above all, where a search of many terms took seconds).
     func containsCodePoints(of needle: String) -> Bool {
         var haystack = self
         var needle = needle
         return haystack.withUTF8 { haystackBytes in
             needle.withUTF8 { needleBytes in
                 guard let first = needleBytes.first else { return true }
-                guard needleBytes.count <= haystackBytes.count else { return false }
-                let lastStart = haystackBytes.count - needleBytes.count
-                var start = 0
+                guard needleBytes.count <= haystackBytes.count, let haystackStart = haystackBytes.baseAddress,
+                    let needleStart = needleBytes.baseAddress
+                else { return false }
+                let lastStart = haystackStart + (haystackBytes.count - needleBytes.count)
+                var start = haystackStart
                 while start <= lastStart {
-                    guard let hit = haystackBytes[start...lastStart].firstIndex(of: first) else { return false }
-                    if needleBytes.count == 1
-                        || haystackBytes[(hit + 1)..<(hit + needleBytes.count)].elementsEqual(needleBytes.dropFirst())
-                    {
-                        return true
-                    }
-                    start = hit + 1
+                    guard let hit = memchr(start, Int32(first), lastStart - start + 1) else { return false }
+                    let candidate = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(candidate, needleStart, needleBytes.count) == 0 { return true }
+                    start = candidate + 1
                 }
                 return false
             }

@@ -29,6 +29,33 @@ import Testing
         }
     }
 
+    @Test func whitespaceBeforeThePayloadIsDroppedAsItIsRead() throws {
+        let blanks = Array(String(repeating: " \r\n\t", count: 16 << 10).utf8)
+        var parser = PostPayloadParser(maximumPostBytes: 1024)
+        var posts: [Post] = []
+
+        let stopped = try blanks.withUnsafeBufferPointer { window in
+            try parser.parse(window, from: 0, windowOffset: 0, isComplete: false, into: &posts)
+        }
+
+        #expect(stopped == blanks.count, "a stream would hold \(blanks.count - stopped) bytes of whitespace")
+        #expect(posts.isEmpty)
+    }
+
+    @Test func blankLinesBeforeThePayloadCountForLineNumbersWhenStreamed() throws {
+        let blankLines = String(repeating: " \n", count: 20_000)
+        let payload = "\(blankLines)\(Self.post)\n{\"id\": \"eight\"}\n"
+        let reader = PostPayloadReader(
+            file: DataReadableFile(Data(payload.utf8)),
+            pieceSize: 4096,
+            maximumPostBytes: 1024
+        )
+
+        let error = try #require(throws: PostStoreError.self) { while try reader.nextBatch() != nil {} }
+
+        #expect(error.message.hasPrefix("The post on line 20002:"), "\(error.message)")
+    }
+
     @Test(arguments: [(0, true), (1, false)])
     func aPostIsRefusedOnlyPastTheLimit(overBy extra: Int, accepted: Bool) throws {
         let limit = Self.post.utf8.count - extra
@@ -63,6 +90,7 @@ import Testing
         #"[{"userId": 1, "id": 1, "title": ""#,  // a string that never ends
         #"[{"userId": 1, "id": 1, "extra": ["#,  // an array that never ends
         "{\"userId\": 1, \"extra\": \"",  // newline-delimited JSON, a string that never ends
+        "\"",  // a payload that is one string that never ends
     ])
     func anEndlessValueStopsTheStreamSoonAfterTheLimit(prefix: String) throws {
         let file = EndlessFile(prefix: Data(prefix.utf8), filler: prefix.hasSuffix("[") ? UInt8(ascii: "1") : 0x61)
