@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the whole test suite under the address sanitizer, in its own build folder (.build-asan).
+# Runs the whole test suite under the address sanitizer, in its own build folder (.build-asan). CI runs it.
 # Usage: scripts/asan.sh [extra swift test arguments, e.g. --filter HostilePayloadTests]
 #
 # Leak detection is off: FoundationNetworking (libcurl) and the Swift runtime keep process-lifetime allocations
@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 # scripts/asan-suppressions.txt silences one over-read inside Foundation's Process (see that file).
 export ASAN_OPTIONS="detect_leaks=0:suppressions=$PWD/scripts/asan-suppressions.txt${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 status=0

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Runs the whole test suite under the thread sanitizer, in its own build folder (.build-tsan).
+# Runs the whole test suite under the thread sanitizer, in its own build folder (.build-tsan). CI runs it.
 # Usage: scripts/tsan.sh [extra swift test arguments, e.g. --filter DependencyStoreTests]
+#
+# Exits non-zero when a test fails or ThreadSanitizer reports anything (a data race, a lock-order inversion), also
+# from a `poststore` process that the CLI tests run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift test --sanitize=thread --scratch-path .build-tsan "$@" 2>&1 | tee /tmp/poststore-tsan.log
-if grep -q "WARNING: ThreadSanitizer" /tmp/poststore-tsan.log; then
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+swift test --sanitize=thread --scratch-path .build-tsan "$@" 2>&1 | tee "$log" || status=$?
+if grep -q "WARNING: ThreadSanitizer" "$log"; then
     echo "tsan.sh: ThreadSanitizer reported a problem (see above)." >&2
     exit 1
 fi
+exit "$status"
