@@ -6,6 +6,10 @@
 # that LeakSanitizer reports at exit, which would also change the exit status of every `poststore` the CLI tests
 # run. Memory errors (overflows, use after free, double free) still stop the run.
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+    echo "usage: $0 [swift test arguments, e.g. --filter InjectionTests]"
+    exit 0
+fi
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -5,6 +5,10 @@
 # Exits non-zero when a test fails or ThreadSanitizer reports anything (a data race, a lock-order inversion), also
 # from a `poststore` process that the CLI tests run.
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+    echo "usage: $0 [swift test arguments, e.g. --filter InjectionTests]"
+    exit 0
+fi
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

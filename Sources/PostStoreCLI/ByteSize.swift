@@ -24,6 +24,19 @@ struct ByteSize: ExpressibleByArgument, Equatable {
         self.bytes = bytes
     }
 
+    /// Parses a size, or says what a size must look like.
+    ///
+    /// - Parameter argument: The text on the command line.
+    /// - Throws: `ValidationError` for anything but a whole number of bytes above 0 with an optional unit.
+    static func parse(_ argument: String) throws -> ByteSize {
+        guard let size = ByteSize(argument: argument) else {
+            throw ValidationError(
+                "a size is a whole number of bytes above 0, with K, M or G for binary units (512K, 64M, 1G)"
+            )
+        }
+        return size
+    }
+
     var defaultValueDescription: String {
         for (unit, shift) in [("G", 30), ("M", 20), ("K", 10)] where bytes % (1 << shift) == 0 {
             return "\(bytes >> shift)\(unit)"

@@ -22,12 +22,14 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
+            try StoreOptions.refuseFolder(spec, openMode: .openExisting)
             guard case .sqlite(let path) = spec else {
                 // Opening checks the store is there and readable, as for a SQLite store.
                 _ = try StoreOptions.store(spec, openMode: .openExisting)
-                Output.line(
-                    "\(spec) has no migrations: only SQLite stores do (a JSON store's format is versioned as a whole)."
-                )
+                let why =
+                    spec.path == nil
+                    ? "an in-memory store lasts one command" : "a JSON store's format is versioned as a whole"
+                Output.line("\(spec) has no migrations: only SQLite stores do (\(why)).")
                 return
             }
             let before = try StoreOptions.pointingAtSync(spec) { try SQLitePostStore.schemaStatus(ofStoreAt: path) }

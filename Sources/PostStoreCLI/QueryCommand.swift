@@ -37,13 +37,21 @@ struct QueryCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(name: .customLong("id"), help: "Only this id (repeat for several).")
+    @Option(name: .customLong("id"), parsing: .unconditionalSingleValue, help: "Only this id (repeat for several).")
     var ids: [Int] = []
 
-    @Option(name: .customLong("user"), help: "Only posts of this user id (repeat for several).")
+    @Option(
+        name: .customLong("user"),
+        parsing: .unconditionalSingleValue,
+        help: "Only posts of this user id (repeat for several)."
+    )
     var users: [Int] = []
 
-    @Option(name: .long, help: "Every word must occur in the title or the body (case-insensitive).")
+    @Option(
+        name: .long,
+        parsing: .unconditional,
+        help: "Every word must occur in the title or the body (case-insensitive)."
+    )
     var search: String?
 
     @Option(name: .long, parsing: .unconditional, help: "id, -id, title or user.")
@@ -58,12 +66,15 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(name: .long, help: "table, json, ndjson or csv.")
     var format: Format = .table
 
-    @Flag(name: .long, help: "Print only how many posts match.")
+    @Flag(name: .long, help: "Print only how many posts match (not with --limit or --offset).")
     var count = false
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more (got \(limit)).") }
         guard offset >= 0 else { throw ValidationError("--offset must be 0 or more (got \(offset)).") }
+        if count, limit != nil || offset != 0 {
+            throw ValidationError("--count counts every matching post; it does not take --limit or --offset.")
+        }
     }
 
     func run() async throws {
@@ -75,8 +86,8 @@ struct QueryCommand: AsyncParsableCommand {
                 userIds: users.isEmpty ? nil : Set(users),
                 search: search ?? "",
                 sort: sort.order,
-                limit: count ? nil : limit,
-                offset: count ? 0 : offset
+                limit: limit,
+                offset: offset
             )
             let posts = try await store.query(query)
             if count {

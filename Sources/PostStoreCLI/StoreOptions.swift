@@ -26,10 +26,12 @@ struct StoreOptions: ParsableArguments {
         try StoreSpec.resolve(store, environment: ProcessInfo.processInfo.environment)
     }
 
-    /// Refuses a store whose folder does not exist, before anything tries to create the store in it.
+    /// Refuses a store whose folder does not exist, or whose path is a folder, before anything tries to create the
+    /// store there.
     static func checkFolder(of spec: StoreSpec) throws {
+        try refuseFolder(spec, openMode: .createIfMissing)
         guard let path = spec.path else { return }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.parentFolderPath
         var isDirectory: ObjCBool = false
         guard
             folder.isEmpty
@@ -43,9 +45,27 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
+    /// Refuses a store path that names a folder: reading finds no store there (`storeNotFound`, exit 66), and
+    /// writing cannot make one (`ioFailure`, exit 74). Either engine's own error would name neither.
+    static func refuseFolder(_ spec: StoreSpec, openMode: StoreOpenMode) throws {
+        guard let path = spec.path else { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return
+        }
+        throw openMode == .openExisting
+            ? PostStoreError(.storeNotFound, "The store \(path) is a folder, not a store file.", path: path)
+            : PostStoreError(
+                .ioFailure,
+                "The store \(path) is a folder; a store is a file: name one inside it, or another path.",
+                path: path
+            )
+    }
+
     /// The store alone, for the commands that only read or copy: resolved from the composition root's live
     /// registration, so no data service or HTTP client is made for them.
     static func store(_ spec: StoreSpec, openMode: StoreOpenMode) throws -> any PostStoreProtocol {
+        try refuseFolder(spec, openMode: openMode)
         let container = DependencyStore()
         container.registerLive(PostStoreConfiguration(store: spec.configuration, openMode: openMode))
         return try pointingAtSync(spec) { try container.resolve() }
@@ -82,6 +102,7 @@ struct StoreOptions: ParsableArguments {
             retryPolicy: retryPolicy,
             limits: limits
         )
+        try Self.refuseFolder(spec, openMode: openMode)
         return try Self.pointingAtSync(spec) { try PostStoreDependencies.live(configuration, logger: logger) }
     }
 }

@@ -52,16 +52,20 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("max-post-size"),
-        help: ArgumentHelp("Refuse a post of more than SIZE bytes of JSON (K, M, G: binary units).", valueName: "size")
+        parsing: .unconditional,
+        help: ArgumentHelp("Refuse a post of more than SIZE bytes of JSON (K, M, G: binary units).", valueName: "size"),
+        transform: ByteSize.parse
     )
     var maxPostSize = ByteSize(bytes: PayloadLimits.defaultMaximumPostBytes)
 
     @Option(
         name: .customLong("max-payload-size"),
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Refuse an http(s) answer (all pages together) or standard input of more than SIZE bytes.",
             valueName: "size"
-        )
+        ),
+        transform: ByteSize.parse
     )
     var maxPayloadSize = ByteSize(bytes: PayloadLimits.defaultMaximumPayloadBytes)
 
@@ -71,12 +75,19 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print nothing to standard error on success.")
     var quiet = false
 
+    /// The longest `--timeout`: a day (a longer one would also overflow the milliseconds it is kept in).
+    private static let maximumTimeout: Double = 86_400
+    /// The most `--retries`: far more than helps, far below what would overflow a count of attempts.
+    private static let maximumRetries = 100
+
     func validate() throws {
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1 (got \(pageSize)).") }
-        guard timeout > 0, timeout.isFinite else {
-            throw ValidationError("--timeout must be a positive number of seconds.")
+        guard timeout > 0, timeout <= Self.maximumTimeout else {
+            throw ValidationError("--timeout must be a positive number of seconds, at most 86400 (a day).")
         }
-        guard retries >= 0 else { throw ValidationError("--retries must be 0 or more (got \(retries)).") }
+        guard (0...Self.maximumRetries).contains(retries) else {
+            throw ValidationError("--retries must be from 0 to \(Self.maximumRetries) (got \(retries)).")
+        }
         if force && !prune { throw ValidationError("--force only makes sense with --prune.") }
     }
 
@@ -85,16 +96,16 @@ struct SyncCommand: AsyncParsableCommand {
         let spec = try options.spec()
         let source = try SourceSpec.resolve(from, pageSize: pageSize, environment: environment)
         try await Failure.report(verbose: options.verbose) {
-            if case .sqlite(let path) = spec, !dryRun, options.store == nil,
-                (environment["POSTSTORE_STORE"] ?? "").isEmpty
-            {
+            let isDefaultStore = options.store == nil && (environment["POSTSTORE_STORE"] ?? "").isEmpty
+            if case .sqlite(let path) = spec, isDefaultStore, !dryRun {
                 // The default store's folder is ours to create.
                 try? FileManager.default.createDirectory(
-                    atPath: (path as NSString).deletingLastPathComponent,
+                    atPath: path.parentFolderPath,
                     withIntermediateDirectories: true
                 )
             }
-            if !dryRun { try StoreOptions.checkFolder(of: spec) }
+            // A dry run fails where the sync would (but the default store's folder would be created).
+            if !(dryRun && isDefaultStore) { try StoreOptions.checkFolder(of: spec) }
             let isNewStore = spec.path.map { !FileManager.default.fileExists(atPath: $0) } ?? false
             let dependencies = try wire(spec, source)
             let progress = ProgressDisplay(enabled: !quiet && Output.standardErrorIsTerminal)

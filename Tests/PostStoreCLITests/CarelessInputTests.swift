@@ -46,4 +46,96 @@ import Testing
         #expect(result.exitCode == 66, "\(result)")
         #expect(result.errorOutput.contains("Run `poststore sync --store sqlite:nope.sqlite` first."), "\(result)")
     }
+
+    @Test(arguments: ["missing/store.sqlite", "json:missing/store.json"])
+    func aDryRunIntoAMissingFolderFailsAsTheSyncWould(store: String) async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(SamplePosts.make(count: 2), to: "posts.json")
+
+        let result = try await sandbox.run(["sync", "--from", "posts.json", "--store", store, "--dry-run"])
+
+        #expect(result.exitCode == 74, "\(result)")
+        #expect(result.errorLines.count == 1 && result.errorOutput.contains("does not exist"), "\(result)")
+    }
+
+    /// Foundation's path functions crash on a one-character relative path; the CLI cuts paths by hand.
+    @Test(arguments: ["sqlite:x", "json:y", "sqlite:é"])
+    func aOneCharacterStorePathIsAStoreLikeAnyOther(store: String) async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(SamplePosts.make(count: 3), to: "posts.json")
+
+        let sync = try await sandbox.run(["sync", "--from", "posts.json", "--store", store])
+        let copy = try await sandbox.run(["copy", "--from-store", store, "--to-store", "sqlite:z"])
+
+        #expect(sync.exitCode == 0, "\(sync)")
+        #expect(copy.exitCode == 0, "\(copy)")
+        #expect(try await sandbox.posts(in: "sqlite:z") == SamplePosts.make(count: 3))
+    }
+
+    @Test(arguments: ["folder.sqlite", "json:folder.json"])
+    func aStorePathThatIsAFolderIsRefusedAndLeftAlone(store: String) async throws {
+        let sandbox = try Sandbox()
+        let folder = String(store.split(separator: ":").last!)
+        try FileManager.default.createDirectory(atPath: sandbox.path(folder), withIntermediateDirectories: true)
+        try await sandbox.seed(SamplePosts.make(count: 2), into: "source.sqlite")
+
+        for (arguments, code) in [
+            (["query", "--store", store], 66), (["info", "--store", store], 66), (["migrate", "--store", store], 66),
+            (["copy", "--from-store", store, "--to-store", "copy.sqlite"], 66),
+            (["sync", "--from", "seed.json", "--store", store], 74),
+            (["copy", "--from-store", "source.sqlite", "--to-store", store], 74),
+        ] {
+            let result = try await sandbox.run(arguments)
+
+            #expect(result.exitCode == Int32(code), "\(result)")
+            #expect(result.errorLines.count == 1 && result.errorOutput.contains("is a folder"), "\(result)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path(folder)).isEmpty)
+    }
+
+    /// A symbolic link whose target does not exist yet, named without a folder: the store is created at the target,
+    /// beside the link (it once resolved to the file system's root).
+    @Test func aStoreBehindARelativeLinkIsCreatedBesideIt() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(SamplePosts.make(count: 2), to: "posts.json")
+        try FileManager.default.createSymbolicLink(atPath: sandbox.path("link.json"), withDestinationPath: "real.json")
+
+        let result = try await sandbox.run(["sync", "--from", "posts.json", "--store", "json:link.json"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(sandbox.exists("real.json"))
+        #expect(try await sandbox.posts(in: "json:real.json") == SamplePosts.make(count: 2))
+    }
+
+    @Test(arguments: [
+        (["sync", "--timeout", "1e18"], "--timeout must be a positive number of seconds, at most 86400"),
+        (["sync", "--retries", "9223372036854775807"], "--retries must be from 0 to 100"),
+        (["sync", "--max-post-size", "0"], "a size is a whole number of bytes above 0"),
+        (["sync", "--max-payload-size", "-1"], "a size is a whole number of bytes above 0"),
+        (["sync", "--max-post-size", "1x"], "a size is a whole number of bytes above 0"),
+        (["query", "--count", "--limit", "5"], "--count counts every matching post"),
+        (["query", "--count", "--offset", "1"], "--count counts every matching post"),
+    ])
+    func outOfRangeValuesAreUsageErrorsThatSayWhy(arguments: [String], message: String) async throws {
+        let sandbox = try Sandbox()
+
+        let result = try await sandbox.run(arguments + ["--store", "posts.sqlite"])
+
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.errorLines.count == 1 && result.errorOutput.contains(message), "\(result)")
+        #expect(!sandbox.exists("posts.sqlite"))
+    }
+
+    @Test func valuesStartingWithADashReachTheQuery() async throws {
+        let sandbox = try Sandbox()
+        var posts = SamplePosts.make(count: 3)
+        posts[1].title = "-x marks the spot"
+        try await sandbox.seed(posts, into: "posts.sqlite")
+
+        let search = try await sandbox.posts(in: "posts.sqlite", ["--search", "-x"])
+        let negativeId = try await sandbox.run(["query", "--store", "posts.sqlite", "--id", "-5", "--count"])
+
+        #expect(search.map(\.id) == [posts[1].id])
+        #expect(negativeId.exitCode == 0 && negativeId.output == "0\n", "\(negativeId)")
+    }
 }

@@ -29,6 +29,18 @@ import Testing
         return .response(status: 200, headers: json + [("ETag", etag)], body: SamplePosts.json(posts))
     }
 
+    /// URL schemes are case-insensitive (RFC 3986); FoundationNetworking takes only lowercase ones.
+    @Test func anUppercaseSchemeIsTheSameURL() async throws {
+        let server = try TestHTTPServer(handler: Self.endpoint)
+        let sandbox = try Sandbox()
+        let url = server.url("/posts").absoluteString.replacingOccurrences(of: "http://", with: "HTTP://")
+
+        let result = try await sandbox.run(["sync", "--from", url, "--store", "posts.sqlite"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try await sandbox.posts(in: "posts.sqlite") == Self.posts)
+    }
+
     @Test func aSecondSyncIsNotModified() async throws {
         let server = try TestHTTPServer(handler: Self.endpoint)
         let sandbox = try Sandbox()

@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
@@ -10,10 +11,12 @@ import Testing
     func anInterruptedSyncLeavesTheStoreWhole(store: String, signal: Int32) async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(SamplePosts.make(count: 100), into: store)
-        // Big enough that the sync is still reading or writing when the signal comes.
-        var large = SamplePosts.make(count: 150_000)
-        for index in large.indices where index % 2 == 0 { large[index].title += " (changed)" }
-        try sandbox.write(large, to: "large.json")
+        // Big enough that the sync is still reading or writing when the signal comes; built off the pool's threads.
+        try await onOwnThread {
+            var large = SamplePosts.make(count: 150_000)
+            for index in large.indices where index % 2 == 0 { large[index].title += " (changed)" }
+            try sandbox.write(large, to: "large.json")
+        }
 
         let result = try await sandbox.run(
             ["sync", "--from", "large.json", "--store", store],

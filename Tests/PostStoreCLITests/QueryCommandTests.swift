@@ -79,9 +79,11 @@ import Testing
 
         #expect(selected.map(\.id) == selection.ids)
         #expect(selected == expected)
-        // What --count means with --limit or --offset is not specified; elsewhere it is the number selected.
+        // --count is the number selected; it takes no window (--limit, --offset).
         let paging: Set<String> = ["--limit", "--offset"]
-        if !selection.arguments.contains(where: { paging.contains($0) }) {
+        if selection.arguments.contains(where: { paging.contains($0) }) {
+            #expect(count.exitCode == 64, "\(count)")
+        } else {
             #expect(count.exitCode == 0, "\(count)")
             #expect(count.output == "\(selection.ids.count)\n", "\(count)")
         }

@@ -144,10 +144,11 @@ public struct SyncService: Sendable {
             return options.dryRun
                 ? try await store.preview(changes, streaming: posts) : try await store.apply(changes, streaming: posts)
         } catch let error as PostStoreError where error.code == .tooManyDeletions {
+            let count = sent.withLock { $0 }
             throw PostStoreError(
                 .tooManyDeletions,
-                "Prune refused: \(dataService.source) sent \(sent.withLock { $0 }) posts. \(error.message) Check the "
-                    + "source, or force the prune.",
+                "Prune refused: \(dataService.source) sent \(count) post\(count == 1 ? "" : "s"). \(error.message) "
+                    + "Check the source, or force the prune.",
                 cause: error
             )
         }

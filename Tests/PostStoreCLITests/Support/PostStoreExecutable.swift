@@ -64,22 +64,16 @@ enum PostStoreExecutable {
         }
         let (launched, launchArguments) = (executable, arguments)
         // Blocking waits belong on threads of their own, never on the concurrency pool's few threads.
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        try runBlocking(
-                            launched,
-                            launchArguments,
-                            environment: environment,
-                            directory: directory,
-                            standardInput: standardInput,
-                            timeout: timeout,
-                            interrupt: interrupt
-                        )
-                    }
-                )
-            }.start()
+        return try await onOwnThread {
+            try runBlocking(
+                launched,
+                launchArguments,
+                environment: environment,
+                directory: directory,
+                standardInput: standardInput,
+                timeout: timeout,
+                interrupt: interrupt
+            )
         }
     }
 

@@ -99,15 +99,15 @@ public struct FilePostDataService: PostDataService {
 
     /// Runs a read of the input, naming a folder as such and any error that is not a ``PostStoreError``.
     private static func readFailures<Result>(_ path: String, _ read: () throws -> Result) throws -> Result {
+        let name = path == standardInputPath ? "standard input" : path
         do {
             return try read()
         } catch let error as PostStoreError {
             if (error.cause as? SystemError)?.code == EISDIR {
-                throw PostStoreError(.sourceNotFound, "\(path) is a folder, not a file of posts.", path: path)
+                throw PostStoreError(.sourceNotFound, "\(name) is a folder, not a file of posts.", path: path)
             }
             throw error
         } catch {
-            let name = path == standardInputPath ? "standard input" : path
             throw PostStoreError(
                 .ioFailure,
                 "Cannot read \(name): \(error.localizedDescription)",

@@ -89,7 +89,7 @@ public struct HTTPPostDataService: PostDataService {
             throw PostStoreError(.invalidArgument, "The request timeout must be positive (got \(timeout)).")
         }
         try limits.validate()
-        self.url = url
+        self.url = Self.withLowercasedScheme(url, scheme)
         self.pageSize = pageSize
         self.timeout = timeout
         self.retryPolicy = retryPolicy
@@ -98,6 +98,16 @@ public struct HTTPPostDataService: PostDataService {
         self.clock = clock
         self.random = random
         self.logger = logger
+    }
+
+    /// `url` with its scheme in lowercase: schemes are case-insensitive (RFC 3986), but FoundationNetworking refuses
+    /// `HTTP://` as an unsupported URL.
+    private static func withLowercasedScheme(_ url: URL, _ scheme: String) -> URL {
+        guard url.scheme != scheme, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url
+        }
+        components.scheme = scheme
+        return components.url ?? url
     }
 
     public func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
