@@ -22,7 +22,6 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
-            try StoreOptions.refuseFolder(spec, openMode: .openExisting)
             guard case .sqlite(let path) = spec else {
                 // Opening checks the store is there and readable, as for a SQLite store.
                 _ = try StoreOptions.store(spec, openMode: .openExisting)
@@ -32,6 +31,8 @@ struct MigrateCommand: AsyncParsableCommand {
                 Output.line("\(spec) has no migrations: only SQLite stores do (\(why)).")
                 return
             }
+            // The schema status opens the file itself, so a folder is refused here first.
+            try StoreOptions.refuseFolder(spec, openMode: .openExisting)
             let before = try StoreOptions.pointingAtSync(spec) { try SQLitePostStore.schemaStatus(ofStoreAt: path) }
             if status {
                 for migration in before.applied { Output.line("applied  \(Self.name(migration))") }

@@ -53,7 +53,12 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("max-post-size"),
         parsing: .unconditional,
-        help: ArgumentHelp("Refuse a post of more than SIZE bytes of JSON (K, M, G: binary units).", valueName: "size"),
+        help: ArgumentHelp(
+            "Refuse a post of more than SIZE bytes of JSON (K, M, G: binary units; default: "
+                + "\(ByteSize(bytes: PayloadLimits.defaultMaximumPostBytes).defaultValueDescription)).",
+            valueName: "size"
+        ),
+        // A transform says what a size is when one is bad; it also hides the default, so the help names it.
         transform: ByteSize.parse
     )
     var maxPostSize = ByteSize(bytes: PayloadLimits.defaultMaximumPostBytes)
@@ -62,7 +67,8 @@ struct SyncCommand: AsyncParsableCommand {
         name: .customLong("max-payload-size"),
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Refuse an http(s) answer (all pages together) or standard input of more than SIZE bytes.",
+            "Refuse an http(s) answer (all pages together) or standard input of more than SIZE bytes (default: "
+                + "\(ByteSize(bytes: PayloadLimits.defaultMaximumPayloadBytes).defaultValueDescription)).",
             valueName: "size"
         ),
         transform: ByteSize.parse
@@ -82,8 +88,10 @@ struct SyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1 (got \(pageSize)).") }
-        guard timeout > 0, timeout <= Self.maximumTimeout else {
-            throw ValidationError("--timeout must be a positive number of seconds, at most 86400 (a day).")
+        guard timeout >= 0.001, timeout <= Self.maximumTimeout else {
+            throw ValidationError(
+                "--timeout must be a number of seconds from 0.001 to 86400 (a day) (got \(timeout))."
+            )
         }
         guard (0...Self.maximumRetries).contains(retries) else {
             throw ValidationError("--retries must be from 0 to \(Self.maximumRetries) (got \(retries)).")
@@ -105,7 +113,11 @@ struct SyncCommand: AsyncParsableCommand {
                 )
             }
             // A dry run fails where the sync would (but the default store's folder would be created).
-            if !(dryRun && isDefaultStore) { try StoreOptions.checkFolder(of: spec) }
+            if dryRun && isDefaultStore {
+                try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
+            } else {
+                try StoreOptions.checkFolder(of: spec)
+            }
             let isNewStore = spec.path.map { !FileManager.default.fileExists(atPath: $0) } ?? false
             let dependencies = try wire(spec, source)
             let progress = ProgressDisplay(enabled: !quiet && Output.standardErrorIsTerminal)

@@ -58,6 +58,20 @@ import Testing
         #expect(result.errorLines.count == 1 && result.errorOutput.contains("does not exist"), "\(result)")
     }
 
+    @Test func aDryRunIntoADefaultStoreThatIsAFolderFailsAsTheSyncWould() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(SamplePosts.make(count: 2), to: "posts.json")
+        let folder = sandbox.path("xdg-data/poststore/posts.sqlite")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+
+        let dryRun = try await sandbox.run(["sync", "--from", "posts.json", "--dry-run"])
+        let sync = try await sandbox.run(["sync", "--from", "posts.json"])
+
+        #expect(dryRun.exitCode == 74, "\(dryRun)")
+        #expect(dryRun.errorLines.count == 1 && dryRun.errorOutput.contains("is a folder"), "\(dryRun)")
+        #expect(sync.exitCode == 74 && sync.errorLines == dryRun.errorLines, "\(sync)")
+    }
+
     /// Foundation's path functions crash on a one-character relative path; the CLI cuts paths by hand.
     @Test(arguments: ["sqlite:x", "json:y", "sqlite:é"])
     func aOneCharacterStorePathIsAStoreLikeAnyOther(store: String) async throws {
@@ -108,7 +122,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["sync", "--timeout", "1e18"], "--timeout must be a positive number of seconds, at most 86400"),
+        (["sync", "--timeout", "1e18"], "--timeout must be a number of seconds from 0.001 to 86400"),
+        (["sync", "--timeout", "0.0004"], "--timeout must be a number of seconds from 0.001 to 86400"),
         (["sync", "--retries", "9223372036854775807"], "--retries must be from 0 to 100"),
         (["sync", "--max-post-size", "0"], "a size is a whole number of bytes above 0"),
         (["sync", "--max-payload-size", "-1"], "a size is a whole number of bytes above 0"),

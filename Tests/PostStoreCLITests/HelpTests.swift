@@ -19,6 +19,15 @@ import Testing
         #expect(viaHelp.output == result.output)
     }
 
+    @Test func syncsHelpNamesTheSizeLimitsDefaults() async throws {
+        let sandbox = try Sandbox()
+
+        let result = try await sandbox.run(["sync", "--help"])
+
+        #expect(result.output.contains("binary units; default: 1M)"), "\(result)")
+        #expect(result.output.contains("more than SIZE bytes (default: 1G)"), "\(result)")
+    }
+
     @Test func theToolsHelpListsCommandsAndExitCodes() async throws {
         let sandbox = try Sandbox()
 

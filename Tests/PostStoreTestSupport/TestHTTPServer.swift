@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -110,7 +109,7 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Every request received so far, in the order their heads were read.
-    public var requests: [Request] { shared.requests.withLock { $0 } }
+    public var requests: [Request] { shared.withRequests { $0 } }
 
     /// Stops accepting connections; connections already accepted finish their replies.
     ///
@@ -148,10 +147,20 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// What the accepting and connection threads share with the server.
-    private final class Shared: Sendable {
+    ///
+    /// The requests' lock is an `NSLock` for the reason `Listener` gives: connection threads append at once.
+    // @unchecked: `received` is read and written only inside `withRequests`, under `lock`.
+    private final class Shared: @unchecked Sendable {
         let handler: @Sendable (Request) -> Reply
-        let requests = Mutex<[Request]>([])
+        private let lock = NSLock()
+        private var received: [Request] = []
         init(handler: @escaping @Sendable (Request) -> Reply) { self.handler = handler }
+
+        func withRequests<Result>(_ body: (inout [Request]) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&received)
+        }
     }
 
     #if canImport(Glibc)
@@ -210,7 +219,7 @@ public final class TestHTTPServer: Sendable {
             (request.headers["content-length"].flatMap { Int($0) } ?? 0) - (buffer.count - headEnd.upperBound)
         while bodyLeft > 0, let chunk = receive(fd) { bodyLeft -= chunk.count }
 
-        shared.requests.withLock { $0.append(request) }
+        shared.withRequests { $0.append(request) }
         switch shared.handler(request) {
         case .response(let status, let headers, let body):
             let hasBody = status >= 200 && status != 204 && status != 304

@@ -144,8 +144,9 @@ struct PostPayloadParser {
                     guard window.count - stopped - 4096 > maximumPostBytes else { return stopped }
                     throw PostStoreError(
                         .invalidData,
-                        "The data is not a JSON array of posts: its first value is larger than the limit of "
-                            + "\(PayloadLimits.describe(bytes: maximumPostBytes)) per post."
+                        "The data is not a JSON array of posts\(acceptsOnlyArrays ? "" : " nor one post per line"): its "
+                            + "first value is larger than the limit of \(PayloadLimits.describe(bytes: maximumPostBytes)) "
+                            + "per post."
                     )
                 }
                 // Whitespace before a record is read: dropping it keeps the unfinished record's bytes, which alone count

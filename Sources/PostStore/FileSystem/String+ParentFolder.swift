@@ -6,7 +6,7 @@ extension String {
     /// with Swift 6.3's Foundation), so PostStore cuts paths by hand.
     package var parentFolderPath: String {
         var trimmed = Substring(self)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        while trimmed.utf8.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
         return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }

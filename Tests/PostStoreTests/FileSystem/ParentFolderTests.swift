@@ -6,7 +6,8 @@ import Testing
 @Suite struct ParentFolderTests {
     @Test(arguments: [
         ("x", ""), ("posts.sqlite", ""), ("é", ""), ("a/b", "a"), ("a/b/", "a"), ("a/b/c.json", "a/b"),
-        ("/x", "/"), ("/", "/"), ("//", "/"), ("./x", "."), ("../x", ".."), ("a//b", "a/"),
+        ("/x", "/"), ("/", "/"), ("//", "/"), ("./x", "."), ("../x", ".."), ("a//b", "a/"), (".", ""), ("..", ""),
+        ("x/", ""), ("a b/c d", "a b"),
     ])
     func theFolderIsWhatComesBeforeTheLastSlash(path: String, folder: String) {
         #expect(path.parentFolderPath == folder)

@@ -62,5 +62,13 @@ struct TextSearchTests {
         #expect(!"".containsCodePoints(of: "a"))
         #expect("a\u{0}b".containsCodePoints(of: "\u{0}b"))
         #expect("😀😁".containsCodePoints(of: "😁"))
+        // The edges of the memchr/memcmp search: the needle at the very end, the whole haystack, one byte.
+        #expect("xyab".containsCodePoints(of: "ab"))
+        #expect("ab".containsCodePoints(of: "b"))
+        #expect("ab".containsCodePoints(of: "ab"))
+        #expect("".containsCodePoints(of: ""))
+        #expect(!"ab".containsCodePoints(of: "c"))
+        #expect(!"abab".containsCodePoints(of: "abb"))
+        #expect(!"aba".containsCodePoints(of: "ab\u{0}"))
     }
 }
