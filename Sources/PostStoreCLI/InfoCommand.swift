@@ -42,9 +42,14 @@ struct InfoCommand: AsyncParsableCommand {
         }
     }
 
-    /// The post count and the newest sync state, from one state of the store: the count is read between two reads
-    /// of the sync states, and read again if a sync (which always saves its state) committed in between.
+    /// The post count and the newest sync state, from one state of the store: every engine reads both at once
+    /// (one SQLite read transaction, one read of the JSON file). For any other store the count is read between two
+    /// reads of the sync states, and read again if a sync (which always saves its state) committed in between.
     private static func countAndLastSync(of store: any PostStoreProtocol) async throws -> (Int, SyncState?) {
+        if let store = store as? any CountAndSyncStatesReading {
+            let (count, states) = try await store.countAndSyncStates()
+            return (count, states.first)
+        }
         var states = try await store.syncStates()
         for _ in 0..<10 {
             let count = try await store.count()

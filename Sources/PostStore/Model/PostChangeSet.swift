@@ -61,18 +61,22 @@ public struct PostChangeSet: Sendable, Hashable {
     ///   - summary: What the change set did.
     ///   - storedETag: Reads the `ETag` the store holds for the state's source now (after this write cleared the
     ///     `ETag`s, if it changed posts); called only for ``SyncStateRecording/confirmingETag``.
-    ///   - latestSyncedAt: The latest ``SyncState/syncedAtMilliseconds`` the store holds, read under the write's
+    ///   - latestSyncedAt: The latest ``SyncState/syncedAtMilliseconds`` the store holds for any source but the one
+    ///     named, read under the write's
     ///     lock. A sync's time is taken before it waits for the lock, so a sync that commits after another may hold
-    ///     an earlier one; its time is then moved just past the latest, so the newest state is always the last one
-    ///     committed. A state given ``SyncStateRecording/asGiven`` keeps its time.
+    ///     an earlier one, or the same millisecond; its time is then moved just past the latest, so the newest state
+    ///     is always the last one committed (equal times would fall back to ordering by source name). A state given
+    ///     ``SyncStateRecording/asGiven`` keeps its time.
     /// - Returns: The state to save, or `nil` when the change set has none.
     func syncState(
         after summary: WriteSummary,
         storedETag: (String) throws -> String?,
-        latestSyncedAt: () throws -> Int64?
+        latestSyncedAt: (String) throws -> Int64?
     ) rethrows -> SyncState? {
         guard var state = syncState else { return nil }
-        if syncStateRecording != .asGiven, let latest = try latestSyncedAt(), state.syncedAtMilliseconds < latest {
+        if syncStateRecording != .asGiven, let latest = try latestSyncedAt(state.source),
+            state.syncedAtMilliseconds <= latest
+        {
             state.syncedAtMilliseconds = latest + 1
         }
         switch syncStateRecording {

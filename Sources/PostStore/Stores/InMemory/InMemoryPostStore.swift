@@ -55,3 +55,9 @@ public actor InMemoryPostStore: PostStoreProtocol {
         contents.orderedSyncStates
     }
 }
+
+extension InMemoryPostStore: CountAndSyncStatesReading {
+    package func countAndSyncStates() -> (count: Int, syncStates: [SyncState]) {
+        (count(), syncStates())
+    }
+}

@@ -293,3 +293,11 @@ public actor JSONFilePostStore: PostStoreProtocol {
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 }
+
+extension JSONFilePostStore: CountAndSyncStatesReading {
+    package func countAndSyncStates() throws -> (count: Int, syncStates: [SyncState]) {
+        // One read of the file: one whole document.
+        let contents = try current()
+        return (contents.posts.count, contents.orderedSyncStates)
+    }
+}

@@ -154,7 +154,7 @@ public actor SQLitePostStore: PostStoreProtocol {
             if let state = try changes.syncState(
                 after: summary,
                 storedETag: storedETag,
-                latestSyncedAt: latestSyncedAt
+                latestSyncedAt: latestSyncedAt(otherThan:)
             ) {
                 try save(state)
             }
@@ -239,11 +239,14 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     public func syncStates() throws -> [SyncState] {
-        try read {
-            try connection.withStatement(Self.selectSyncState + " ORDER BY synced_at_ms DESC, source") {
-                statement throws(SQLiteError) in
-                try statement.rows(Self.readSyncState)
-            }
+        try read { try storedSyncStates() }
+    }
+
+    /// Every sync state, newest first.
+    private func storedSyncStates() throws(SQLiteError) -> [SyncState] {
+        try connection.withStatement(Self.selectSyncState + " ORDER BY synced_at_ms DESC, source") {
+            statement throws(SQLiteError) in
+            try statement.rows(Self.readSyncState)
         }
     }
 
@@ -412,10 +415,12 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
     }
 
-    private func latestSyncedAt() throws(SQLiteError) -> Int64? {
-        let latest = "SELECT synced_at_ms FROM sync_state ORDER BY synced_at_ms DESC LIMIT 1"
+    /// The latest sync time of any source but `source` (compared byte for byte, as SQLite's default collation does).
+    private func latestSyncedAt(otherThan source: String) throws(SQLiteError) -> Int64? {
+        let latest = "SELECT synced_at_ms FROM sync_state WHERE source <> ? ORDER BY synced_at_ms DESC LIMIT 1"
         return try connection.withStatement(latest) { statement throws(SQLiteError) in
-            try statement.step() ? Int64(statement.int(at: 0)) : nil
+            try statement.bind(source)
+            return try statement.step() ? Int64(statement.int(at: 0)) : nil
         }
     }
 
@@ -557,5 +562,11 @@ public actor SQLitePostStore: PostStoreProtocol {
         } catch let error as SQLiteError {
             throw error.postStoreError(path: path)
         }
+    }
+}
+
+extension SQLitePostStore: CountAndSyncStatesReading {
+    package func countAndSyncStates() throws -> (count: Int, syncStates: [SyncState]) {
+        try read { try connection.readTransaction { (try storedCount(), try storedSyncStates()) } }
     }
 }

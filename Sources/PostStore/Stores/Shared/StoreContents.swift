@@ -56,7 +56,9 @@ struct StoreContents: Sendable, Equatable {
         let state = changes.syncState(
             after: summary,
             storedETag: { syncState(for: $0)?.etag },
-            latestSyncedAt: { syncStates.values.map(\.syncedAtMilliseconds).max() }
+            latestSyncedAt: { source in
+                syncStates.filter { $0.key != SourceKey(source) }.values.map(\.syncedAtMilliseconds).max()
+            }
         )
         if let state {
             syncStates[SourceKey(state.source)] = state
