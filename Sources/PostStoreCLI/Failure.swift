@@ -9,7 +9,8 @@ enum Failure {
         do {
             return try await body()
         } catch let error as PostStoreError {
-            Output.error("poststore: \(verbose ? error.description : error.message)")
+            // One line whatever the message quotes (a path, a server's answer): controls are shown, not sent.
+            Output.error("poststore: \((verbose ? error.description : error.message).withVisibleControls)")
             throw ExitCode(exitCode(for: error.code))
         }
     }

@@ -37,9 +37,11 @@ enum PostTable {
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// `text` on one line: line breaks and tabs become spaces, NUL `␀`, any other control character an escape
+    /// such as `\u{1B}` (a post's text must not command the terminal).
     private static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: { $0.isNewline || $0 == "\t" }).joined(separator: " ")
-            .replacingOccurrences(of: "\u{0}", with: "␀")
+            .replacingOccurrences(of: "\u{0}", with: "␀").withVisibleControls
     }
 
     /// `text` cut to `width` terminal columns, ending in `…` when cut.

@@ -142,7 +142,7 @@ struct SyncCommand: AsyncParsableCommand {
             progress.finish()
             switch format {
             case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
-            case .text: Output.line(Self.text(report, store: spec))
+            case .text: Output.line(Self.text(report, store: spec).withVisibleControls)
             }
         }
     }

@@ -141,6 +141,20 @@ import Testing
         #expect(!sandbox.exists("posts.sqlite"))
     }
 
+    /// An error quoting a path (or a server's answer) stays one line, and sends the terminal no control character.
+    @Test func aPathWithALineBreakOrAnEscapeGivesOneLine() async throws {
+        let sandbox = try Sandbox()
+
+        let query = try await sandbox.run(["query", "--store", "sqlite:new\nline\u{1B}[31m.sqlite"])
+        let sync = try await sandbox.run(["sync", "--from", "no\nsuch.json", "--store", "posts.sqlite"])
+
+        #expect(query.exitCode == 66, "\(query)")
+        #expect(query.errorLines.count == 1 && query.errorOutput.contains(#"new\nline\u{1B}[31m"#), "\(query)")
+        #expect(sync.exitCode == 66, "\(sync)")
+        #expect(sync.errorLines.count == 1 && sync.errorOutput.contains(#"no\nsuch.json"#), "\(sync)")
+        #expect(!(query.errorOutput + sync.errorOutput).contains("\u{1B}"))
+    }
+
     @Test func valuesStartingWithADashReachTheQuery() async throws {
         let sandbox = try Sandbox()
         var posts = SamplePosts.make(count: 3)

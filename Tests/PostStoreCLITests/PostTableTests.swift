@@ -14,6 +14,17 @@ import Testing
         #expect(lines.allSatisfy { PostTable.columns($0) <= width }, "\(lines)")
     }
 
+    /// A post's text must not command the terminal: escape sequences, BEL and C1 controls are shown, not sent.
+    @Test func controlCharactersAreShownNotSent() {
+        let post = Post(userId: 1, id: 1, title: "\u{1B}]0;pwned\u{07}\u{1B}[31mRED", body: "a\u{9B}b\u{7F}\u{2028}c")
+
+        let table = PostTable.text([post], width: 200)
+
+        #expect(!table.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
+        #expect(table.contains(#"\u{1B}]0;pwned\u{07}\u{1B}[31mRED"#), "\(table)")
+        #expect(table.contains(#"a\u{009B}b\u{7F} c"#), "\(table)")
+    }
+
     @Test func wideCharactersTakeTwoColumns() {
         #expect(PostTable.columns("abc") == 3)
         #expect(PostTable.columns("한국어") == 6)
