@@ -62,11 +62,10 @@ public struct PostChangeSet: Sendable, Hashable {
     ///   - storedETag: Reads the `ETag` the store holds for the state's source now (after this write cleared the
     ///     `ETag`s, if it changed posts); called only for ``SyncStateRecording/confirmingETag``.
     ///   - latestSyncedAt: The latest ``SyncState/syncedAtMilliseconds`` the store holds for any source but the one
-    ///     named, read under the write's
-    ///     lock. A sync's time is taken before it waits for the lock, so a sync that commits after another may hold
-    ///     an earlier one, or the same millisecond; its time is then moved just past the latest, so the newest state
-    ///     is always the last one committed (equal times would fall back to ordering by source name). A state given
-    ///     ``SyncStateRecording/asGiven`` keeps its time.
+    ///     named, read under the write's lock. A sync's time is taken before it waits for the lock, so a sync that
+    ///     commits after another may hold an earlier one, or the same millisecond; its time is then moved just past
+    ///     the latest, so the newest state is always the last one committed (equal times would fall back to
+    ///     ordering by source name). A state given ``SyncStateRecording/asGiven`` keeps its time.
     /// - Returns: The state to save, or `nil` when the change set has none.
     func syncState(
         after summary: WriteSummary,
