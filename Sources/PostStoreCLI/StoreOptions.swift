@@ -84,7 +84,8 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// The live graph for `spec` and `source`, wired by the composition root.
+    /// The live graph for `spec` and `source`, wired by the composition root. (`sync` has refused a store path that
+    /// is a folder already, with ``checkFolder(of:)`` or ``refuseFolder(_:openMode:)``.)
     func dependencies(
         _ spec: StoreSpec,
         source: PostStoreConfiguration.Source = .http(HTTPPostDataService.defaultURL),
@@ -102,7 +103,6 @@ struct StoreOptions: ParsableArguments {
             retryPolicy: retryPolicy,
             limits: limits
         )
-        try Self.refuseFolder(spec, openMode: openMode)
         return try Self.pointingAtSync(spec) { try PostStoreDependencies.live(configuration, logger: logger) }
     }
 }
