@@ -33,13 +33,29 @@ struct CopyCommand: AsyncParsableCommand {
         try await Failure.report(verbose: verbose) {
             try StoreOptions.checkFolder(of: to)
             let source = try StoreOptions.store(from, openMode: .openExisting)
-            let target = try StoreOptions.store(to, openMode: .createIfMissing)
             let posts = try await source.query(.all)
-            let summary = try await target.apply(PostChangeSet(upserts: posts))
+            let summary = try await Self.write(posts, into: to)
             Output.line(
                 "Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
                     + "\(summary.updated) updated, \(summary.unchanged) unchanged)."
             )
         }
+    }
+
+    /// Writes `posts` into `spec`, into a new store built off to the side when its file is missing (see
+    /// ``NewStoreWrite``).
+    private static func write(_ posts: [Post], into spec: StoreSpec) async throws -> WriteSummary {
+        let changes = PostChangeSet(upserts: posts)
+        guard let newStore = try NewStoreWrite.begin(spec) else {
+            return try await StoreOptions.store(spec, openMode: .createIfMissing).apply(changes)
+        }
+        defer { newStore.discard() }
+        let summary = try await newStore.build {
+            try await StoreOptions.store(newStore.stagedSpec, openMode: .createIfMissing, buildsOffToTheSide: true)
+                .apply(changes)
+        }
+        if try newStore.publish() { return summary }
+        // Another process created the store meanwhile: write into it as any later copy would.
+        return try await StoreOptions.store(spec, openMode: .createIfMissing).apply(changes)
     }
 }

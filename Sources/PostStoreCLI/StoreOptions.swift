@@ -64,10 +64,16 @@ struct StoreOptions: ParsableArguments {
 
     /// The store alone, for the commands that only read or copy: resolved from the composition root's live
     /// registration, so no data service or HTTP client is made for them.
-    static func store(_ spec: StoreSpec, openMode: StoreOpenMode) throws -> any PostStoreProtocol {
+    static func store(
+        _ spec: StoreSpec,
+        openMode: StoreOpenMode,
+        buildsOffToTheSide: Bool = false
+    ) throws -> any PostStoreProtocol {
         try refuseFolder(spec, openMode: openMode)
+        var configuration = PostStoreConfiguration(store: spec.configuration, openMode: openMode)
+        configuration.buildsOffToTheSide = buildsOffToTheSide
         let container = DependencyStore()
-        container.registerLive(PostStoreConfiguration(store: spec.configuration, openMode: openMode))
+        container.registerLive(configuration)
         return try pointingAtSync(spec) { try container.resolve() }
     }
 
@@ -90,12 +96,13 @@ struct StoreOptions: ParsableArguments {
         _ spec: StoreSpec,
         source: PostStoreConfiguration.Source = .http(HTTPPostDataService.defaultURL),
         openMode: StoreOpenMode,
+        buildsOffToTheSide: Bool = false,
         requestTimeout: Duration = .seconds(30),
         retryPolicy: RetryPolicy = RetryPolicy(),
         limits: PayloadLimits = PayloadLimits(),
         logger: Logger = Logger(label: "poststore") { _ in SwiftLogNoOpLogHandler() }
     ) throws -> PostStoreDependencies {
-        let configuration = PostStoreConfiguration(
+        var configuration = PostStoreConfiguration(
             store: spec.configuration,
             source: source,
             openMode: openMode,
@@ -103,6 +110,7 @@ struct StoreOptions: ParsableArguments {
             retryPolicy: retryPolicy,
             limits: limits
         )
+        configuration.buildsOffToTheSide = buildsOffToTheSide
         return try Self.pointingAtSync(spec) { try PostStoreDependencies.live(configuration, logger: logger) }
     }
 }

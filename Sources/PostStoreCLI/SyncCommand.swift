@@ -118,23 +118,12 @@ struct SyncCommand: AsyncParsableCommand {
             } else {
                 try StoreOptions.checkFolder(of: spec)
             }
-            let isNewStore = spec.path.map { !FileManager.default.fileExists(atPath: $0) } ?? false
-            let dependencies = try wire(spec, source)
             let progress = ProgressDisplay(enabled: !quiet && Output.standardErrorIsTerminal)
             let report: SyncReport
             do {
-                report = try await dependencies.syncService.sync(
-                    SyncOptions(prune: prune, force: force, dryRun: dryRun),
-                    progress: progress.show
-                )
+                report = try await sync(into: spec, from: source, progress: progress)
             } catch let error as PostStoreError {
                 progress.finish()
-                // A first sync that failed leaves no empty store behind, as if it had never run.
-                if isNewStore, let path = spec.path {
-                    for suffix in ["", "-wal", "-shm", ".lock"] {
-                        try? FileManager.default.removeItem(atPath: path + suffix)
-                    }
-                }
                 guard error.code == .sourceNotFound, !source.isFile else { throw error }
                 // A URL that answers 404 is an unavailable source to a script (69); 66 is for missing files.
                 throw PostStoreError(.sourceUnavailable, error.message, path: error.path, cause: error)
@@ -147,17 +136,50 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
+    /// Syncs, into a new store built off to the side when the store's file is missing (see ``NewStoreWrite``).
+    private func sync(
+        into spec: StoreSpec,
+        from source: PostStoreConfiguration.Source,
+        progress: ProgressDisplay
+    ) async throws -> SyncReport {
+        let options = SyncOptions(prune: prune, force: force, dryRun: dryRun)
+        guard !dryRun, let newStore = try NewStoreWrite.begin(spec) else {
+            return try await wire(spec, source).syncService.sync(options, progress: progress.show)
+        }
+        defer { newStore.discard() }
+        // The staged store is released when `build` returns, before it is published.
+        let (report, posts) = try await newStore.build {
+            let staged = try wire(newStore.stagedSpec, source, buildsOffToTheSide: true)
+            let posts = ReplayingPostDataService(staged.dataService)
+            return (try await syncService(staged, posts).sync(options, progress: progress.show), posts)
+        }
+        if try newStore.publish() { return report }
+        // Another process created the store meanwhile: sync into it as any later sync would, with the posts already
+        // read (standard input cannot be read twice).
+        return try await syncService(try wire(spec, source), posts).sync(options, progress: progress.show)
+    }
+
+    /// A sync service for `dependencies`' store, reading `posts`.
+    private func syncService(_ dependencies: PostStoreDependencies, _ posts: any PostDataService) -> SyncService {
+        SyncService(dataService: posts, store: dependencies.store, clock: dependencies.clock, logger: logger)
+    }
+
     /// The live graph. A dry run never creates a store: on a missing one it previews against an empty store.
-    private func wire(_ spec: StoreSpec, _ source: PostStoreConfiguration.Source) throws -> PostStoreDependencies {
+    private func wire(
+        _ spec: StoreSpec,
+        _ source: PostStoreConfiguration.Source,
+        buildsOffToTheSide: Bool = false
+    ) throws -> PostStoreDependencies {
         let wire = { (spec: StoreSpec, openMode: StoreOpenMode) in
             try options.dependencies(
                 spec,
                 source: source,
                 openMode: openMode,
+                buildsOffToTheSide: buildsOffToTheSide,
                 requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())),
                 retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
                 limits: PayloadLimits(maximumPostBytes: maxPostSize.bytes, maximumPayloadBytes: maxPayloadSize.bytes),
-                logger: options.verbose && !quiet ? Self.standardErrorLogger : Self.silentLogger
+                logger: logger
             )
         }
         guard dryRun else { return try wire(spec, .createIfMissing) }
@@ -167,6 +189,8 @@ struct SyncCommand: AsyncParsableCommand {
             return try wire(.memory, .createIfMissing)
         }
     }
+
+    private var logger: Logger { options.verbose && !quiet ? Self.standardErrorLogger : Self.silentLogger }
 
     /// With `--verbose`: the sync's and each retry's log lines on standard error.
     private static let standardErrorLogger = Logger(label: "poststore") { StreamLogHandler.standardError(label: $0) }

@@ -1,4 +1,5 @@
 import Foundation
+import PostStore
 
 /// One run of the harness: generates the data, runs every measure `runs` times interleaved, and prints the table.
 struct BenchmarkRun {
@@ -54,9 +55,21 @@ struct BenchmarkRun {
             (.syncJSONFile, nil), (.syncMemory, nil),
         ]
         var peer = Figure()
+        var commandSyncs: [CommandSync: Figure] = [:]
         let hasPeer = ChildProcess.isInstalled("sqlite-utils")
+        let hasPostStore = FileManager.default.isExecutableFile(atPath: options.poststore)
         for run in 1...options.runs {
             FileHandle.standardError.write(Data("run \(run) of \(options.runs)\n".utf8))
+            if hasPostStore {
+                for kind in CommandSync.allCases {
+                    let store = folder + "/work/" + kind.rawValue + ".sqlite"
+                    removeStore(store)
+                    defer { removeStore(store) }
+                    let outcome = try commandSync(kind, store: store)
+                    commandSyncs[kind, default: Figure()].seconds.append(outcome.seconds)
+                    commandSyncs[kind, default: Figure()].peakMegabytes.append(outcome.peakMegabytes)
+                }
+            }
             for (measure, startingFrom) in measured {
                 let store = folder + "/work/" + measure.rawValue + (measure == .syncJSONFile ? ".json" : ".sqlite")
                 removeStore(store)
@@ -101,8 +114,31 @@ struct BenchmarkRun {
             figures: figures,
             peer: hasPeer ? peer : nil,
             queries: queries,
-            processes: processes
+            processes: processes,
+            commandSyncs: commandSyncs
         ).print()
+    }
+
+    /// The two ways a `poststore sync` of `posts.json` can fill an empty SQLite store.
+    enum CommandSync: String, CaseIterable {
+        /// The store does not exist: `sync` builds it in a staging folder without WAL, then publishes it.
+        case newStore = "command-new-store"
+        /// An empty store exists (made beforehand, in WAL mode): `sync` writes into it in place.
+        case emptyStore = "command-empty-store"
+    }
+
+    /// Runs `poststore sync` as a user would (a whole process) and checks that the store holds every post.
+    private func commandSync(_ kind: CommandSync, store: String) async throws -> ChildProcess.Outcome {
+        if kind == .emptyStore {
+            _ = try SQLitePostStore(path: store)
+        }
+        let outcome = try ChildProcess.run(
+            [options.poststore, "sync", "--from", folder + "/posts.json", "--store", store, "--quiet"]
+        )
+        try expect(outcome.status == 0, "poststore sync (\(kind.rawValue)) failed with status \(outcome.status)")
+        let count = try await SQLitePostStore(path: store, mode: .openExisting).count()
+        try expect(count == options.posts, "poststore sync (\(kind.rawValue)) stored \(count) posts")
+        return outcome
     }
 
     private func record(_ figure: inout Figure, _ result: (figures: [String: Double], outcome: ChildProcess.Outcome)) {

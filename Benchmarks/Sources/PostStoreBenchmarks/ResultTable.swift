@@ -14,6 +14,8 @@ struct ResultTable {
     let peer: BenchmarkRun.Figure?
     let queries: [String: Double]
     let processes: [String: Double]
+    /// Whole `poststore sync` processes into a new store and into an empty one.
+    let commandSyncs: [BenchmarkRun.CommandSync: BenchmarkRun.Figure]
 
     /// A row: a measure, its baseline, and the target for their ratio.
     private struct Row {
@@ -88,6 +90,18 @@ struct ResultTable {
             Row("In-memory engine first sync", figure(.syncMemory), vs: first, target: 0.5),
         ]
         if let peer { rows.append(Row("Peer: sqlite-utils insert --pk id", peer, vs: cLimit)) }
+        if let newStore = commandSyncs[.newStore], let emptyStore = commandSyncs[.emptyStore] {
+            rows += [
+                Row("`poststore sync` into an empty store (WAL, in place)", emptyStore, vs: cLimitIndex),
+                Row("`poststore sync` into a new store (built off to the side, no WAL)", newStore, vs: cLimitIndex),
+                Row(
+                    "New store off to the side (speed-up)",
+                    newStore,
+                    vs: ("empty store, WAL", emptyStore),
+                    speedUp: true
+                ),
+            ]
+        }
 
         let date = ISO8601DateFormatter().string(from: Date()).prefix(10)
         Swift.print(

@@ -90,6 +90,18 @@ public final class ShortReadFileSystem: FileSystemProtocol {
         unused(#function)
     }
 
+    public func createDirectory(atPath path: String) throws {
+        unused(#function)
+    }
+
+    public func removeDirectory(atPath path: String) throws {
+        unused(#function)
+    }
+
+    public func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
+        unused(#function)
+    }
+
     public func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
         unused(#function)
     }

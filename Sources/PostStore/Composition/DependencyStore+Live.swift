@@ -43,7 +43,9 @@ extension DependencyStore {
                     mode: configuration.openMode,
                     busyTimeout: configuration.lockTimeout,
                     searchIndex: searchIndex,
-                    clock: try container.resolve()
+                    migrator: SQLiteMigrator(),
+                    clock: try container.resolve(),
+                    buildingOffToTheSide: configuration.buildsOffToTheSide
                 )
             }
         }

@@ -46,6 +46,9 @@ public struct PostStoreConfiguration: Sendable, Hashable {
     public var retryPolicy: RetryPolicy
     /// How much the source may send: the most bytes per post and held in memory at once.
     public var limits: PayloadLimits
+    /// Whether the store is a new one built in a staging folder (``NewStoreStaging``) that no other process opens
+    /// before it is published, so the engine may skip what only protects other connections (SQLite's WAL).
+    package var buildsOffToTheSide = false
 
     /// Creates a configuration.
     ///

@@ -95,6 +95,28 @@ public protocol FileSystemProtocol: Sendable {
     /// - Throws: ``PostStoreError``.
     func removeFile(atPath path: String) throws
 
+    /// Creates a folder that must not exist yet, readable and writable by its owner only (`mkdir(2)`, mode 0700).
+    ///
+    /// - Parameter path: The new folder; its parent must exist.
+    /// - Throws: ``PostStoreError``, also when something already has that name.
+    func createDirectory(atPath path: String) throws
+
+    /// Deletes an empty folder; a folder that does not exist is not an error.
+    ///
+    /// - Parameter path: The folder.
+    /// - Throws: ``PostStoreError``, for example when the folder is not empty.
+    func removeDirectory(atPath path: String) throws
+
+    /// Gives a file a second name, only if nothing has that name yet (`link(2)`): an atomic "create if absent"
+    /// that never replaces anything.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - newPath: The new name, in the same file system.
+    /// - Returns: `false` when something (a file, a folder, a link) already has the name `newPath`.
+    /// - Throws: ``PostStoreError``, for example on a file system without hard links.
+    func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool
+
     /// Lists a folder.
     ///
     /// - Parameter path: The folder.

@@ -150,6 +150,20 @@ public struct LocalFileSystem: FileSystemProtocol {
         }
     }
 
+    public func createDirectory(atPath path: String) throws {
+        if mkdir(path, 0o700) != 0 { throw Self.failure("Cannot create the folder", path) }
+    }
+
+    public func removeDirectory(atPath path: String) throws {
+        if rmdir(path) != 0, errno != ENOENT { throw Self.failure("Cannot delete the folder", path) }
+    }
+
+    public func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
+        if link(path, newPath) == 0 { return true }
+        if errno == EEXIST { return false }
+        throw Self.failure("Cannot link \(path) to", newPath)
+    }
+
     public func contentsOfDirectory(atPath path: String) throws -> [String] {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: path)

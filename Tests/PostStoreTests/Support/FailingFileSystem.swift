@@ -82,6 +82,14 @@ final class FailingFileSystem: FileSystemProtocol {
 
     func contentsOfDirectory(atPath path: String) throws -> [String] { try real.contentsOfDirectory(atPath: path) }
 
+    func createDirectory(atPath path: String) throws { try real.createDirectory(atPath: path) }
+
+    func removeDirectory(atPath path: String) throws { try real.removeDirectory(atPath: path) }
+
+    func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
+        try real.linkFile(atPath: path, toNewPath: newPath)
+    }
+
     func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
         try real.tryLockExclusively(onFile: lockPath)
     }

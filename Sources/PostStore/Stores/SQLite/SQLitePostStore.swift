@@ -75,7 +75,13 @@ public actor SQLitePostStore: PostStoreProtocol {
         )
     }
 
-    /// Opens the store with a chosen set of migrations; tests use it to build old and new schemas.
+    /// Opens the store with a chosen set of migrations (tests use it to build old and new schemas), or a new store
+    /// that no other connection sees yet.
+    ///
+    /// - Parameter buildingOffToTheSide: Whether the file is a new store being built in a staging folder
+    ///   (``NewStoreStaging``): no other connection opens it, and a failed build is deleted whole, so it needs no
+    ///   write-ahead log and no flush per commit. It keeps its rollback journal in memory (a failed write still
+    ///   rolls back) with `synchronous = OFF`; ``finishBuildingOffToTheSide(at:)`` turns it into an ordinary store.
     init(
         path: String,
         mode: StoreOpenMode,
@@ -83,7 +89,8 @@ public actor SQLitePostStore: PostStoreProtocol {
         searchIndex: Bool = true,
         migrator: SQLiteMigrator,
         clock: any ClockProtocol,
-        movedCheckInterval: Duration = .milliseconds(1)
+        movedCheckInterval: Duration = .milliseconds(1),
+        buildingOffToTheSide: Bool = false
     ) throws {
         self.path = path
         self.movedCheckInterval = movedCheckInterval
@@ -107,12 +114,17 @@ public actor SQLitePostStore: PostStoreProtocol {
             let journalMode = try connection.withStatement("PRAGMA journal_mode") { statement throws(SQLiteError) in
                 try statement.rows { $0.text(at: 0) }
             }
-            if journalMode != ["wal"] {
-                try connection.execute("PRAGMA journal_mode = WAL")
+            if buildingOffToTheSide {
+                try connection.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
+            } else {
+                if journalMode != ["wal"] {
+                    try connection.execute("PRAGMA journal_mode = WAL")
+                }
+                try connection.execute("PRAGMA synchronous = NORMAL")
             }
             // A 16 MiB page cache (SQLite's default is 2 MiB) keeps the inner pages of a million-post table and its
             // indexes in memory, so a lookup reads one leaf page from the file.
-            try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384")
+            try connection.execute("PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384")
             try SQLiteSearchFunction.register(on: connection)
             try migrator.migrate(connection)
             let index = SQLiteSearchIndex(connection: connection)
@@ -127,6 +139,20 @@ public actor SQLitePostStore: PostStoreProtocol {
             connection.setBusyTimeout(Self.statementBusyTimeout)
             self.connection = connection
         } catch let error as SQLiteError {
+            throw error.postStoreError(path: path)
+        }
+    }
+
+    /// Turns a store built with `buildingOffToTheSide` into an ordinary one: its header switched to WAL mode, as
+    /// every store this engine opens is. Call it after the building store is closed (released).
+    ///
+    /// - Parameter path: The built store.
+    /// - Throws: ``PostStoreError`` when the file cannot be opened or written.
+    package static func finishBuildingOffToTheSide(at path: String) throws {
+        do {
+            let connection = try SQLiteConnection(path: fileName(for: path), create: false, busyTimeout: .seconds(5))
+            try connection.execute("PRAGMA journal_mode = WAL")
+        } catch {
             throw error.postStoreError(path: path)
         }
     }

@@ -1,0 +1,92 @@
+import Foundation
+import PostStore
+
+/// A write into a file store that does not exist yet (a first `sync`, a `copy` into a new store): the store is
+/// built off to the side and published only once complete, and only if no store appeared there meanwhile.
+///
+/// Nothing at the store's path is ever deleted or replaced: a write that fails, is interrupted or is killed leaves
+/// no store at all (its staging folder is deleted, by this process or by the next first write of the same store),
+/// and a store that another process created meanwhile is written into as any later write would be. See
+/// `NewStoreStaging` in the library for the files.
+final class NewStoreWrite {
+    /// The store as the user named it.
+    let spec: StoreSpec
+    /// The same engine, at the staged file.
+    let stagedSpec: StoreSpec
+
+    private let staging: NewStoreStaging
+
+    /// Begins a new store's write when `spec` is a file store whose file does not exist.
+    ///
+    /// - Parameter spec: The store as the user named it; its folder must exist.
+    /// - Returns: `nil` when the store exists (or is in memory): write into it the ordinary way. (The staging folders
+    ///   that killed first writes of it left are deleted then.)
+    /// - Throws: ``PostStoreError`` when the staging folder cannot be made.
+    static func begin(_ spec: StoreSpec) throws -> NewStoreWrite? {
+        guard let path = spec.path else { return nil }
+        guard !FileManager.default.fileExists(atPath: path) else {
+            NewStoreStaging.removeAbandonedFolders(of: path, fileSystem: LocalFileSystem(), clock: SystemClock())
+            return nil
+        }
+        return try NewStoreWrite(spec, path: path)
+    }
+
+    private init(_ spec: StoreSpec, path: String) throws {
+        staging = try NewStoreStaging(finalPath: path, fileSystem: LocalFileSystem(), clock: SystemClock())
+        self.spec = spec
+        switch spec {
+        case .sqlite: stagedSpec = .sqlite(staging.storePath)
+        case .json: stagedSpec = .json(staging.storePath)
+        case .memory: stagedSpec = .memory
+        }
+        InterruptHandler.removeOnInterrupt(files: staging.pathsToRemoveOnInterrupt, folder: staging.folder)
+    }
+
+    deinit {
+        discard()
+    }
+
+    /// Runs the write into the staged store, naming the store as the user did in its errors (the staging folder is
+    /// this command's business, not theirs).
+    ///
+    /// - Parameter write: The write; the staged store must be released (closed) when it returns.
+    /// - Returns: What `write` returns.
+    /// - Throws: What `write` throws.
+    func build<Result>(_ write: () async throws -> Result) async throws -> Result {
+        do {
+            return try await write()
+        } catch let error as PostStoreError {
+            throw namingFinalPath(error)
+        }
+    }
+
+    /// Publishes the built store under its name, unless a store appeared there meanwhile.
+    ///
+    /// - Returns: `true` when published; `false` when another process created the store since the write began: it
+    ///   is left untouched, and the write should be made into it.
+    /// - Throws: ``PostStoreError`` when the store cannot be finished, flushed or linked.
+    func publish() throws -> Bool {
+        do {
+            if case .sqlite = spec { try SQLitePostStore.finishBuildingOffToTheSide(at: staging.storePath) }
+            return try staging.publish()
+        } catch let error as PostStoreError {
+            throw namingFinalPath(error)
+        }
+    }
+
+    /// Deletes the staging folder (the published store keeps its name). Calling it again does nothing.
+    func discard() {
+        InterruptHandler.removeNothingOnInterrupt()
+        staging.discard()
+    }
+
+    /// `error` with the staged file named as the store the user named.
+    private func namingFinalPath(_ error: PostStoreError) -> PostStoreError {
+        PostStoreError(
+            error.code,
+            error.message.replacingOccurrences(of: staging.storePath, with: staging.finalPath),
+            path: error.path.map { $0 == staging.storePath ? staging.finalPath : $0 },
+            cause: error.cause
+        )
+    }
+}
