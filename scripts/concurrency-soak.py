@@ -22,6 +22,14 @@ Checks:
     `info` agrees with the posts (count, lastSync.source); SQLite passes `PRAGMA integrity_check`; a JSON store
     has no temporary files left.
 
+Then, per engine, `--first-sync-rounds` rounds of first syncs racing on a missing store: `--syncers` processes
+start `sync` into the same new store at once, each with a fate -- a sync that must succeed, one whose source turns
+out bad at its end (exit 65), one with --prune from a two-post source (refused once another sync's posts are in the
+store; the others prune with --force, so a store is always one source's posts), one stopped by SIGINT and one killed by SIGKILL at a random moment. Checks: no lost store (when any sync
+succeeded, the store exists and holds exactly one successful source's posts, with info agreeing and, for SQLite,
+`PRAGMA integrity_check` ok; when none did, there is no store at all), every fated success exited 0, and nothing
+but a killed process's staging folder is left beside the store.
+
 Prints, per engine: processes, duration, syncs and queries completed, p50/p99/max latency of each command kind
 (how long they waited for each other), and failures. Exits 1 if any check failed (the work folder is then kept),
 2 on a setup error. The data and each loop's choices are deterministic for a given --seed; the interleaving is
@@ -32,6 +40,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -307,6 +316,145 @@ class Soak:
         return final
 
 
+# --------------------------------------------------------------------------------------------------------------------
+# First syncs racing on a missing store
+
+
+FATES = ("ok", "bad", "prune", "interrupt", "kill")
+
+
+@dataclass
+class Race:
+    rounds: int = 0
+    syncs: dict = field(default_factory=dict)  # fate -> [exit statuses]
+    stores: int = 0  # rounds that ended with a store
+    lost: int = 0  # rounds where a sync succeeded but the store is missing or not a successful source's
+    left: int = 0  # staging folders left (only SIGKILLed syncs may leave one)
+    failures: list = field(default_factory=list)
+
+
+def make_race_sources(sources, folder):
+    """A source whose last post is bad (so its sync fails after reading everything), and a two-post prune source."""
+    bad = list(sources[0].posts) + [{"userId": "not a number", "id": 10_000_000, "title": "bad", "body": "bad"}]
+    bad_path = folder / "race-bad.json"
+    bad_path.write_text(json.dumps(bad), encoding="utf-8")
+    small = [{"userId": 1, "id": 20_000_000 + n, "title": f"prune-{n}", "body": ""} for n in range(2)]
+    small_path = folder / "race-prune.json"
+    small_path.write_text(json.dumps(small), encoding="utf-8")
+    return bad_path, small_path
+
+
+def race_first_syncs(engine, args, poststore, workdir, sources):
+    """Rounds of `--syncers` first syncs racing on one missing store, some failing on purpose."""
+    folder = workdir / engine / "race"
+    folder.mkdir(parents=True, exist_ok=True)
+    bad_path, small_path = make_race_sources(sources, folder)
+    rng = random.Random(f"{args.seed}-{engine}-race")
+    race = Race()
+    for number in range(args.first_sync_rounds):
+        store = folder / (f"race-{number}.sqlite" if engine == "sqlite" else f"race-{number}.json")
+        spec = f"{engine}:{store}"
+        fates = [FATES[(number + k) % len(FATES)] for k in range(args.syncers)]
+        fates[0] = "ok"  # every round has a sync that must succeed, so every round has a store to lose
+        processes = []
+        for k, fate in enumerate(fates):
+            source = sources[k % len(sources)]
+            argv = [str(poststore), "sync", "--store", spec, "--quiet", "--from"]
+            # A sync that succeeds prunes (--force), so the store is always exactly one source's posts.
+            argv += {"bad": [str(bad_path)], "prune": [str(small_path), "--prune"]}.get(
+                fate, [str(source.path), "--prune", "--force"]
+            )
+            process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+            processes.append((fate, source, process))
+            if fate in ("interrupt", "kill"):
+                signal_number = signal.SIGINT if fate == "interrupt" else signal.SIGKILL
+                timer = threading.Timer(rng.uniform(0.0, 0.3), _signal, (process, signal_number))
+                timer.daemon = True
+                timer.start()
+        succeeded = []
+        for fate, source, process in processes:
+            _, err = process.communicate()
+            status = process.returncode
+            race.syncs.setdefault(fate, []).append(status)
+            if status == 0 and fate != "prune":
+                succeeded.append(source)
+            elif status == 0:
+                succeeded.append(None)  # the two-post source won
+            if fate == "ok" and status != 0:
+                race.failures.append(f"round {number}: a sync that must succeed {describe_status(status)}: "
+                                     f"{err.decode(errors='replace').strip()}")
+        race.rounds += 1
+        problem = race_check(engine, poststore, store, spec, succeeded)
+        if problem:
+            race.lost += 1
+            race.failures.append(f"round {number}: {problem}")
+        elif succeeded:
+            race.stores += 1
+        left = [entry for entry in os.listdir(folder) if entry.startswith(f".{store.name}.new-")]
+        race.left += len(left)
+        killed = sum(1 for fate, _, process in processes if process.returncode == -signal.SIGKILL)
+        if len(left) > killed:
+            race.failures.append(f"round {number}: {len(left)} staging folders left, {killed} syncs SIGKILLed")
+    return race
+
+
+def _signal(process, signal_number):
+    if process.poll() is None:
+        try:
+            process.send_signal(signal_number)
+        except ProcessLookupError:
+            pass
+
+
+def race_check(engine, poststore, store, spec, succeeded):
+    """None when the round's store is as it must be, else what is wrong."""
+    if not succeeded:
+        return f"no sync succeeded, yet {store.name} exists" if store.exists() else None
+    if not store.exists():
+        return f"{len(succeeded)} syncs succeeded, but {store.name} is gone"
+    status, out, err, _ = Children.run([str(poststore), "query", "--format", "ndjson", "--store", spec])
+    if status != 0:
+        return f"query {describe_status(status)}: {err}"
+    found = digest(out)
+    winners = [source for source in succeeded if source is not None and source.digest == found]
+    if not winners:
+        small_only = all(json.loads(line)["title"].startswith("prune-") for line in out.decode().splitlines())
+        if not (None in succeeded and small_only and out):
+            return f"the store holds no successful sync's posts ({len(out.splitlines())} posts)"
+    status, info_out, err, _ = Children.run([str(poststore), "info", "--format", "json", "--store", spec])
+    if status != 0:
+        return f"info {describe_status(status)}: {err}"
+    if json.loads(info_out)["postCount"] != len(out.splitlines()):
+        return f"info counts {json.loads(info_out)['postCount']} posts, query {len(out.splitlines())}"
+    if engine == "sqlite":
+        result = subprocess.run(["sqlite3", str(store), "PRAGMA integrity_check"], capture_output=True, text=True)
+        if (result.stdout + result.stderr).strip() != "ok":
+            return f"integrity_check: {(result.stdout + result.stderr).strip()[:300]}"
+    return None
+
+
+def print_race_summary(races):
+    print()
+    rows = []
+    for engine, race in races:
+        fates = "  ".join(
+            f"{fate} {sum(1 for s in race.syncs.get(fate, []) if s == 0)}/{len(race.syncs.get(fate, []))}"
+            for fate in FATES
+        )
+        rows.append([engine, race.rounds, race.stores, fates, race.left, race.lost, len(race.failures)])
+    print_table(
+        ["engine", "first-sync rounds", "stores made", "exit 0 per fate", "staging left (killed)", "lost stores",
+         "failures"],
+        rows,
+    )
+    found = [(engine, message) for engine, race in races for message in race.failures]
+    if found:
+        print()
+        print(f"{len(found)} FAILED FIRST-SYNC CHECKS:")
+        for engine, message in found[:40]:
+            print(f"  {engine}: {message}")
+
+
 def prepare_sources(args, poststore, folder):
     rng = random.Random(args.seed)
     sources = [make_source(rng, index, args.posts, folder) for index in range(args.syncers)]
@@ -431,11 +579,15 @@ def parse_arguments():
     parser.add_argument("--readers", type=int, default=4, help="query/info loops (default 4)")
     parser.add_argument("--posts", type=int, default=2000, help="posts per source, plus k for source k (default 2000)")
     parser.add_argument("--seed", type=int, default=1, help="seed for the data and the readers' choices (default 1)")
+    parser.add_argument(
+        "--first-sync-rounds", type=int, default=20,
+        help="rounds of --syncers first syncs racing on a missing store, per engine (default 20)",
+    )
     add_soak_arguments(parser)
     args = parser.parse_args()
     parse_engines(parser, args)
-    if args.syncers < 2 or args.readers < 0 or args.posts < 4 or args.seconds <= 0:
-        parser.error("need --syncers >= 2, --readers >= 0, --posts >= 4, --seconds > 0")
+    if args.syncers < 2 or args.readers < 0 or args.posts < 4 or args.seconds <= 0 or args.first_sync_rounds < 0:
+        parser.error("need --syncers >= 2, --readers >= 0, --posts >= 4, --seconds > 0, --first-sync-rounds >= 0")
     return args
 
 
@@ -447,12 +599,17 @@ def main():
         sources = prepare_sources(args, poststore, workdir)
         print(f"concurrency-soak: {poststore}, work folder {workdir}", flush=True)
         results = []
+        races = []
         for engine in args.engines:
             soak, elapsed, final = soak_engine(engine, args, poststore, workdir, sources)
             print(f"{engine}: {len(soak.records)} commands in {elapsed:.0f} s, {len(soak.failures)} failures", flush=True)
             results.append((soak, elapsed, final))
+            race = race_first_syncs(engine, args, poststore, workdir, sources)
+            print(f"{engine}: {race.rounds} first-sync rounds, {len(race.failures)} failures", flush=True)
+            races.append((engine, race))
         print_summary(results, args)
-        return any(soak.failures for soak, _, _ in results)
+        print_race_summary(races)
+        return any(soak.failures for soak, _, _ in results) or any(race.failures for _, race in races)
 
     return run_soak("concurrency-soak", args, True, soak, Children.kill_all)
 

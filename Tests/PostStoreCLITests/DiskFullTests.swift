@@ -15,7 +15,9 @@ import Testing
         try await sandbox.seed(old, into: store)
         // About 6 MB as a store; built off the pool's threads.
         try await onOwnThread { try sandbox.write(SamplePosts.make(count: 20_000), to: "large.json") }
-        let entriesBefore = try sandbox.directory.entries().sorted()
+        // The lock file is the JSON engine's sidecar, made by its first write into an existing store.
+        let entries = { try sandbox.directory.entries().filter { $0 != "posts.json.lock" }.sorted() }
+        let entriesBefore = try entries()
 
         let result = try await sandbox.run(
             ["sync", "--from", "large.json", "--store", store],
@@ -27,7 +29,7 @@ import Testing
         #expect(result.errorOutput.contains("posts."), "\(result)")
         #expect(try await sandbox.posts(in: store) == old)
         if store.hasPrefix("json:") {
-            #expect(try sandbox.directory.entries().sorted() == entriesBefore, "a temporary file was left behind")
+            #expect(try entries() == entriesBefore, "a temporary file was left behind")
         } else {
             #expect(try sqlite3(sandbox.path("posts.sqlite"), "PRAGMA integrity_check") == "ok")
         }

@@ -65,7 +65,7 @@ struct BenchmarkRun {
                     let store = folder + "/work/" + kind.rawValue + ".sqlite"
                     removeStore(store)
                     defer { removeStore(store) }
-                    let outcome = try commandSync(kind, store: store)
+                    let outcome = try await commandSync(kind, store: store)
                     commandSyncs[kind, default: Figure()].seconds.append(outcome.seconds)
                     commandSyncs[kind, default: Figure()].peakMegabytes.append(outcome.peakMegabytes)
                 }
