@@ -28,7 +28,7 @@ out bad at its end (exit 65), one with --prune from a two-post source (refused o
 store; the others prune with --force, so a store is always one source's posts), one stopped by SIGINT and one killed by SIGKILL at a random moment. Checks: no lost store (when any sync
 succeeded, the store exists and holds exactly one successful source's posts, with info agreeing and, for SQLite,
 `PRAGMA integrity_check` ok; when none did, there is no store at all), every fated success exited 0, and nothing
-but a killed process's staging folder is left beside the store.
+but a killed (or, rarely, interrupted) process's staging folder is left beside the store.
 
 Prints, per engine: processes, duration, syncs and queries completed, p50/p99/max latency of each command kind
 (how long they waited for each other), and failures. Exits 1 if any check failed (the work folder is then kept),
@@ -392,9 +392,10 @@ def race_first_syncs(engine, args, poststore, workdir, sources):
             race.stores += 1
         left = [entry for entry in os.listdir(folder) if entry.startswith(f".{store.name}.new-")]
         race.left += len(left)
-        killed = sum(1 for fate, _, process in processes if process.returncode == -signal.SIGKILL)
-        if len(left) > killed:
-            race.failures.append(f"round {number}: {len(left)} staging folders left, {killed} syncs SIGKILLed")
+        # A killed sync leaves its folder; an interrupted one too when stopped while writing a JSON temporary file.
+        stopped = sum(1 for _, _, process in processes if process.returncode in (-signal.SIGKILL, -signal.SIGINT))
+        if len(left) > stopped:
+            race.failures.append(f"round {number}: {len(left)} staging folders left, {stopped} syncs stopped")
     return race
 
 
@@ -443,7 +444,7 @@ def print_race_summary(races):
         )
         rows.append([engine, race.rounds, race.stores, fates, race.left, race.lost, len(race.failures)])
     print_table(
-        ["engine", "first-sync rounds", "stores made", "exit 0 per fate", "staging left (killed)", "lost stores",
+        ["engine", "first-sync rounds", "stores made", "exit 0 per fate", "staging left (stopped)", "lost stores",
          "failures"],
         rows,
     )

@@ -28,18 +28,24 @@ enum InterruptHandler {
         }
     }
 
-    /// Makes the handler delete `files`, then the folder `folder` (if it is empty by then), before the process ends.
+    /// Makes the handler delete a staging folder before the process ends: `files`, then `lockFile`, then `folder`.
     /// Replaces what an earlier call asked for.
+    ///
+    /// If the folder is not empty by then (a JSON store's temporary file, whose name is not known in advance), the
+    /// handler puts the lock file back, so that the folder stays recognizable as abandoned and the next sync of the
+    /// store deletes it.
     ///
     /// - Parameters:
     ///   - files: Files this process is writing and nobody else knows of (a staged store and its sidecars).
-    ///   - folder: Their folder.
-    static func removeOnInterrupt(files: [String], folder: String) {
-        // A NULL-terminated array of C strings, the folder last. Never freed: a handler may be reading an older one
-        // on another thread, and a process makes one or two of them.
-        let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: files.count + 2)
-        for (index, path) in (files + [folder]).enumerated() { paths[index] = strdup(path) }
-        paths[files.count + 1] = nil
+    ///   - lockFile: The staging folder's lock file.
+    ///   - folder: The staging folder.
+    static func removeOnInterrupt(files: [String], lockFile: String, folder: String) {
+        // A NULL-terminated array of C strings, the lock file and the folder last. Never freed: a handler may be
+        // reading an older one on another thread, and a process makes one or two of them.
+        let all = files + [lockFile, folder]
+        let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: all.count + 1)
+        for (index, path) in all.enumerated() { paths[index] = strdup(path) }
+        paths[all.count] = nil
         pathsToRemove.store(Int(bitPattern: paths), ordering: .sequentiallyConsistent)
     }
 
@@ -49,8 +55,9 @@ enum InterruptHandler {
     }
 }
 
-/// What the handler deletes: 0, or the address of the array ``InterruptHandler/removeOnInterrupt(files:folder:)``
-/// made. An atomic integer, so the handler (which may run on any thread) reads a whole address without a lock.
+/// What the handler deletes: 0, or the address of the array
+/// ``InterruptHandler/removeOnInterrupt(files:lockFile:folder:)`` made. An atomic integer, so the handler (which may
+/// run on any thread) reads a whole address without a lock.
 private let pathsToRemove = Atomic<Int>(0)
 
 /// Deletes what ``pathsToRemove`` names, writes `line`, then ends the process by the signal with its default action.
@@ -59,10 +66,11 @@ private func stop(_ signalNumber: Int32, _ line: StaticString) {
     if let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>(
         bitPattern: pathsToRemove.load(ordering: .sequentiallyConsistent)
     ) {
-        var index = 0
-        while let path = paths[index] {
-            if paths[index + 1] == nil { rmdir(path) } else { unlink(path) }
-            index += 1
+        var count = 0
+        while paths[count] != nil { count += 1 }
+        for index in 0..<(count - 1) { unlink(paths[index]!) }
+        if count >= 2, rmdir(paths[count - 1]!) != 0 {
+            close(open(paths[count - 2]!, O_WRONLY | O_CREAT, 0o644))
         }
     }
     _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)

@@ -39,7 +39,11 @@ final class NewStoreWrite {
         case .json: stagedSpec = .json(staging.storePath)
         case .memory: stagedSpec = .memory
         }
-        InterruptHandler.removeOnInterrupt(files: staging.pathsToRemoveOnInterrupt, folder: staging.folder)
+        InterruptHandler.removeOnInterrupt(
+            files: staging.storeFiles,
+            lockFile: staging.lockFile,
+            folder: staging.folder
+        )
     }
 
     deinit {

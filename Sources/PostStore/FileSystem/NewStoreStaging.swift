@@ -11,7 +11,7 @@ import Foundation
 ///
 /// The builder holds an advisory lock on `building.lock` in its folder for as long as it lives. A folder whose lock
 /// is free (its builder was killed, or the machine stopped) holds a store that was never published, so no one's
-/// data: the next first write of the same store deletes it.
+/// data: the next write of the same store through `poststore` deletes it (``removeAbandonedFolders(of:fileSystem:clock:)``).
 ///
 /// For example:
 ///
@@ -103,12 +103,14 @@ package final class NewStoreStaging {
         try? fileSystem.removeDirectory(atPath: folder)
     }
 
-    /// The paths a signal handler deletes when the process is stopped mid-build: the store with every sidecar file
-    /// an engine makes beside it, the lock, and last the folder (which stays if a file of another name is in it;
-    /// the next first write then deletes it).
-    package var pathsToRemoveOnInterrupt: [String] {
-        ["", "-journal", "-wal", "-shm", ".lock"].map { storePath + $0 } + [folder + "/" + Self.lockName]
+    /// The staged store and every sidecar file an engine makes beside it (a journal, WAL and shared memory, a lock),
+    /// for a signal handler to delete when the process is stopped mid-build.
+    package var storeFiles: [String] {
+        ["", "-journal", "-wal", "-shm", ".lock"].map { storePath + $0 }
     }
+
+    /// The lock file the builder holds in ``folder``.
+    package var lockFile: String { folder + "/" + Self.lockName }
 
     // MARK: - Abandoned folders
 
