@@ -4,7 +4,7 @@ import Synchronization
 /// A data service that returns the posts it is given (by default ten sample posts), or a chosen error, and
 /// records the ETag of every request.
 ///
-/// With `honoursETag`, a request carrying the ETag of the posts it serves gets ``PostFetchResult/notModified``, as
+/// With `honoursETag`, a request carrying the ETag of the posts it serves gets `PostFetchResult.notModified`, as
 /// a server would.
 ///
 /// For example:
