@@ -39,9 +39,11 @@
 ///   exactly, including its order, so every engine returns the same array for the same query and data; text is
 ///   returned exactly as stored (any Unicode, NUL characters included).
 /// - **Sync state.** One ``SyncState`` per source (sources compared byte for byte, like posts), saved atomically
-///   with the posts of the same change set and returned exactly as saved, with one exception: a write that changes
-///   any post clears every remembered ``SyncState/etag`` (before saving its own change set's state). An `ETag`
-///   describes the posts as its sync left them; once they changed, a `304 Not Modified` must not stand for them.
+///   with the posts of the same change set and returned exactly as saved (its source and `ETag` byte for byte, as
+///   ``SyncState/==(_:_:)`` compares them: a state whose `ETag` differs only in Unicode normalization is a new
+///   state, and saved), with one exception: a write that changes any post clears every remembered
+///   ``SyncState/etag`` (before saving its own change set's state). An `ETag` describes the posts as its sync left
+///   them; once they changed, a `304 Not Modified` must not stand for them.
 /// - **Errors.** Only ``PostStoreError``: ``PostStoreError/Code/invalidQuery`` for a negative limit or offset,
 ///   ``PostStoreError/Code/storeNotFound`` when a store's file was deleted while it was open,
 ///   ``PostStoreError/Code/ioFailure`` and ``PostStoreError/Code/storeBusy`` for file and locking failures,

@@ -27,11 +27,11 @@ struct InfoCommand: AsyncParsableCommand {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
             let store = try StoreOptions.store(spec, openMode: .openExisting)
-            let (postCount, lastSync) = try await Self.countAndLastSync(of: store)
+            let (postCount, lastSync, schemaVersion) = try await Self.countLastSyncAndVersion(of: store, spec)
             let info = StoreInfo(
                 engine: spec.engine,
                 location: spec.path ?? "memory",
-                schemaVersion: try Self.schemaVersion(spec),
+                schemaVersion: schemaVersion,
                 postCount: postCount,
                 lastSync: lastSync.map(StoreInfo.LastSync.init)
             )
@@ -40,6 +40,21 @@ struct InfoCommand: AsyncParsableCommand {
             case .text: Output.line(info.text)
             }
         }
+    }
+
+    /// The post count, the newest sync state and the version of the store's file: a JSON store's reads all three from
+    /// one read of its file, so the version is the one the file records (not the build's
+    /// ``JSONStoreDocument/currentVersion``); a SQLite store's schema version is read after the other two.
+    private static func countLastSyncAndVersion(
+        of store: any PostStoreProtocol,
+        _ spec: StoreSpec
+    ) async throws -> (Int, SyncState?, Int?) {
+        if let store = store as? JSONFilePostStore {
+            let (count, states, formatVersion) = try await store.countSyncStatesAndFormatVersion()
+            return (count, states.first, formatVersion)
+        }
+        let (count, lastSync) = try await countAndLastSync(of: store)
+        return (count, lastSync, try sqliteSchemaVersion(spec))
     }
 
     /// The post count and the newest sync state, from one state of the store: every engine reads both at once
@@ -61,13 +76,10 @@ struct InfoCommand: AsyncParsableCommand {
         return (try await store.count(), states.first)
     }
 
-    /// The SQLite schema version, or the JSON store's format version; nil for memory.
-    private static func schemaVersion(_ spec: StoreSpec) throws -> Int? {
-        switch spec {
-        case .sqlite(let path): try SQLitePostStore.schemaStatus(ofStoreAt: path).version
-        case .json: JSONStoreDocument.currentVersion
-        case .memory: nil
-        }
+    /// The SQLite schema version; nil for any other store (a JSON store's version comes from its own read).
+    private static func sqliteSchemaVersion(_ spec: StoreSpec) throws -> Int? {
+        guard case .sqlite(let path) = spec else { return nil }
+        return try SQLitePostStore.schemaStatus(ofStoreAt: path).version
     }
 }
 

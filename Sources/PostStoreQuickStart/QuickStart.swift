@@ -6,8 +6,9 @@ import PostStore
 /// array or one post per line; `-` for standard input) into each of the three engines, each wired by the
 /// composition root `PostStoreDependencies.live(_:)`, runs one query on each, and shows that they answer the same.
 ///
-/// A tour of the library API until the `poststore` command-line tool exists; the stores live in a temporary folder
-/// that is deleted at the end.
+/// A tour of the library API, for code that embeds PostStore (the `poststore` command-line tool does the same
+/// from a terminal: `poststore sync`, then `poststore query`); the stores live in a temporary folder that is
+/// deleted at the end.
 @main
 struct QuickStart {
     static let usage = "usage: poststore-quickstart [FILE | -]   (default: Samples/posts.json; - reads standard input)"

@@ -2,8 +2,8 @@ public import PostStore
 
 /// A store for tests that records every call and its arguments, and can be told to fail a method.
 ///
-/// It keeps its posts in an ``InMemoryPostStore``, so it behaves like a real store unless told to fail. Every
-/// ``PostStoreProtocol`` method is recorded in ``calls``; the counters and `last…` properties read from them.
+/// It keeps its posts in an `InMemoryPostStore`, so it behaves like a real store unless told to fail. Every
+/// `PostStoreProtocol` method is recorded in ``calls``; the counters and `last…` properties read from them.
 ///
 /// For example:
 ///
@@ -15,27 +15,27 @@ public import PostStore
 /// #expect(await store.lastUpsertedPosts == expected)
 /// ```
 public actor SpyPostStore: PostStoreProtocol {
-    /// A method of ``PostStoreProtocol``, to choose one to fail.
+    /// A method of `PostStoreProtocol`, to choose one to fail.
     public enum Method: String, Sendable, Hashable, CaseIterable {
-        /// ``PostStoreProtocol/apply(_:)``.
+        /// `PostStoreProtocol.apply(_:)`.
         case apply
-        /// ``PostStoreProtocol/preview(_:)``.
+        /// `PostStoreProtocol.preview(_:)`.
         case preview
-        /// ``PostStoreProtocol/upsert(_:)``.
+        /// `PostStoreProtocol.upsert(_:)`.
         case upsert
-        /// ``PostStoreProtocol/delete(ids:)``.
+        /// `PostStoreProtocol.delete(ids:)`.
         case delete
-        /// ``PostStoreProtocol/post(id:)``.
+        /// `PostStoreProtocol.post(id:)`.
         case post
-        /// ``PostStoreProtocol/query(_:)``.
+        /// `PostStoreProtocol.query(_:)`.
         case query
-        /// ``PostStoreProtocol/count()``.
+        /// `PostStoreProtocol.count()`.
         case count
-        /// ``PostStoreProtocol/removeAll()``.
+        /// `PostStoreProtocol.removeAll()`.
         case removeAll
-        /// ``PostStoreProtocol/syncState(for:)``.
+        /// `PostStoreProtocol.syncState(for:)`.
         case syncState
-        /// ``PostStoreProtocol/syncStates()``.
+        /// `PostStoreProtocol.syncStates()`.
         case syncStates
     }
 

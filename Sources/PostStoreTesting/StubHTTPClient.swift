@@ -69,7 +69,7 @@ public final class StubHTTPClient: HTTPClient {
     ///
     /// - Parameter request: The request.
     /// - Returns: The queued response.
-    /// - Throws: The queued ``HTTPTransportError``.
+    /// - Throws: The queued `HTTPTransportError`.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let queued = state.withLock { state -> Reply? in
             state.requests.append(request)

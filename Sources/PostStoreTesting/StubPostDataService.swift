@@ -4,7 +4,7 @@ import Synchronization
 /// A data service that returns the posts it is given (by default ten sample posts), or a chosen error, and
 /// records the ETag of every request.
 ///
-/// With `honoursETag`, a request carrying the ETag of the posts it serves gets ``PostFetchResult/notModified``, as
+/// With `honoursETag`, a request carrying the ETag of the posts it serves gets `PostFetchResult.notModified`, as
 /// a server would.
 ///
 /// For example:
@@ -79,7 +79,9 @@ public final class StubPostDataService: PostDataService {
             return state.answer
         }
         switch answer {
-        case .result(.posts(_, let etag?, _)) where honoursETag && request.etag == etag:
+        // Byte for byte, as a server compares `If-None-Match`; `String ==` would ignore Unicode normalization.
+        case .result(.posts(_, let etag?, _))
+        where honoursETag && request.etag.map { Array($0.utf8) } == Array(etag.utf8):
             return .notModified
         case .result(let result):
             if case .posts(let posts, _, _) = result {

@@ -53,6 +53,29 @@ import Testing
         #expect(abs(date.timeIntervalSinceNow) < 600, "\(syncedAt)")
     }
 
+    /// The version shown is the one the JSON file records, read with its posts. This build reads version 1 only, so
+    /// a file that records another version cannot be described: `info` refuses it as `open` does (exit 74), names
+    /// the version the file records, prints nothing on standard output, and leaves the file untouched.
+    @Test(arguments: ["text", "json"])
+    func aJSONStoreOfANewerFormatIsRefusedNamingItsVersion(format: String) async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: "json:posts.json")
+        let original = try #require(sandbox.contents(of: "posts.json"))
+        let newer = try #require(
+            String(decoding: original, as: UTF8.self).replacing("\"formatVersion\": 1,", with: "\"formatVersion\": 2,")
+                .data(using: .utf8)
+        )
+        #expect(newer != original)
+        try sandbox.write(newer, to: "posts.json")
+
+        let result = try await sandbox.run(["info", "--store", "json:posts.json", "--format", format])
+
+        #expect(result.exitCode == 74, "\(result)")
+        #expect(result.standardOutput.isEmpty, "\(result)")
+        #expect(result.errorOutput.contains("format version 2"), "\(result)")
+        #expect(sandbox.contents(of: "posts.json") == newer)
+    }
+
     /// A store that was never synced (here, filled by `copy`) says "never" as text.
     @Test func aStoreNeverSyncedSaysSo() async throws {
         let sandbox = try Sandbox()

@@ -3,13 +3,13 @@ import Synchronization
 /// A small typed container: a factory registered per type, resolved by type, with overrides scoped to a task.
 ///
 /// For apps that would rather not pass every dependency through initializers. Register the live graph once at
-/// launch (``registerLive(_:)`` does it from a ``PostStoreConfiguration``), then resolve by type anywhere, or
+/// launch (``registerLive(_:logger:)`` does it from a ``PostStoreConfiguration``), then resolve by type anywhere, or
 /// declare `@Injected var store: any PostStoreProtocol` (see ``Injected``).
 ///
 /// Which container a task sees is a task-local value, ``current``: the process's ``root`` unless code runs inside
-/// ``withDependencies(_:operation:)``, which layers a child container over the current one for that operation and
-/// every child task it starts (`async let`, task groups, `Task { }`; not `Task.detached`). Tests override a type
-/// there and see their own instance even while other tests, in parallel, override the same type.
+/// ``withDependencies(isolation:_:operation:)``, which layers a child container over the current one for that
+/// operation and every child task it starts (`async let`, task groups, `Task { }`; not `Task.detached`). Tests
+/// override a type there and see their own instance even while other tests, in parallel, override the same type.
 ///
 /// For example:
 ///
@@ -71,7 +71,8 @@ public final class DependencyStore: Sendable {
     /// graph here at launch.
     public static let root = DependencyStore()
 
-    /// The container the current task sees: ``root``, or the innermost ``withDependencies(_:operation:)`` scope.
+    /// The container the current task sees: ``root``, or the innermost
+    /// ``withDependencies(isolation:_:operation:)`` scope.
     @TaskLocal public static var current: DependencyStore = root
 
     /// Creates an empty container.

@@ -3,7 +3,7 @@ import Synchronization
 /// A property resolved from the ``DependencyStore`` that was current when its owner was created.
 ///
 /// The container is captured when the owning value is initialized, so an object made inside
-/// ``withDependencies(_:operation:)`` keeps that scope's overrides wherever it is used later; the value is
+/// ``withDependencies(isolation:_:operation:)`` keeps that scope's overrides wherever it is used later; the value is
 /// resolved on first access and kept.
 ///
 /// For example:

@@ -59,9 +59,17 @@ extension JSONFilePostStore {
 extension FilePostDataService {
     /// Reads posts from a file on the local file system, or from standard input for `-`.
     ///
-    /// - Parameter path: The file, or `-` for standard input.
-    public init(path: String) {
-        self.init(path: path, fileSystem: LocalFileSystem())
+    /// For example:
+    ///
+    /// ```swift
+    /// let service = FilePostDataService(path: "posts.json", limits: PayloadLimits(maximumPostBytes: 64 << 10))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The file, or `-` for standard input.
+    ///   - limits: What the service accepts: the post limit for files, both limits for standard input.
+    public init(path: String, limits: PayloadLimits = PayloadLimits()) {
+        self.init(path: path, limits: limits, fileSystem: LocalFileSystem())
     }
 }
 
@@ -80,19 +88,22 @@ extension HTTPPostDataService {
     ///   - pageSize: Posts per page (1 or more), or `nil` for one request.
     ///   - timeout: How long each request waits for its answer.
     ///   - retryPolicy: When failed requests are tried again.
+    ///   - limits: How much the source may send: the most bytes per post, and for the answers of one fetch together.
     /// - Throws: ``PostStoreError/Code/invalidArgument``, as
-    ///   ``init(url:pageSize:timeout:retryPolicy:client:clock:random:logger:)``.
+    ///   ``init(url:pageSize:timeout:retryPolicy:limits:client:clock:random:logger:)``.
     public init(
         url: URL = defaultURL,
         pageSize: Int? = nil,
         timeout: Duration = .seconds(30),
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        limits: PayloadLimits = PayloadLimits()
     ) throws(PostStoreError) {
         try self.init(
             url: url,
             pageSize: pageSize,
             timeout: timeout,
             retryPolicy: retryPolicy,
+            limits: limits,
             client: URLSessionHTTPClient(),
             clock: SystemClock(),
             random: SystemRandomSource(),

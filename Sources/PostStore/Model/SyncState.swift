@@ -73,3 +73,31 @@ public struct SyncState: Codable, Sendable, Hashable {
         return milliseconds >= 0x1p63 ? .max : milliseconds < -0x1p63 ? .min : Int64(milliseconds)
     }
 }
+
+extension SyncState {
+    /// Two sync states are equal when every field is equal, the source and the `ETag` byte for byte.
+    ///
+    /// Swift's `String ==` treats canonically equivalent strings as equal (`"é"` precomposed equals `"e\u{301}"`);
+    /// a store must not: a source is a name the store keeps exactly (SQLite compares bytes), and an `ETag` is an
+    /// opaque value a server compares byte for byte, so a state whose `ETag` changed only in normalization is a new
+    /// state that every engine saves. (See ``Post/==(_:_:)`` for posts.)
+    public static func == (lhs: SyncState, rhs: SyncState) -> Bool {
+        lhs.source.utf8.elementsEqual(rhs.source.utf8)
+            && lhs.etag.map { Array($0.utf8) } == rhs.etag.map { Array($0.utf8) }
+            && lhs.syncedAtMilliseconds == rhs.syncedAtMilliseconds && lhs.fetched == rhs.fetched
+            && lhs.inserted == rhs.inserted && lhs.updated == rhs.updated && lhs.unchanged == rhs.unchanged
+            && lhs.deleted == rhs.deleted
+    }
+
+    /// Hashes the fields, the source and the `ETag` byte for byte, consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(Array(source.utf8))
+        hasher.combine(etag.map { Array($0.utf8) })
+        hasher.combine(syncedAtMilliseconds)
+        hasher.combine(fetched)
+        hasher.combine(inserted)
+        hasher.combine(updated)
+        hasher.combine(unchanged)
+        hasher.combine(deleted)
+    }
+}

@@ -54,6 +54,27 @@ public struct SyncReport: Sendable, Hashable, Codable {
         self.duration = duration
     }
 
+    /// Two reports are equal when every field is equal, the source byte for byte.
+    ///
+    /// A source is a name a store keeps exactly: Swift's `String ==` would take two that differ only in Unicode
+    /// normalization (`"café.json"` written precomposed and decomposed, two files on Linux) for one.
+    public static func == (lhs: SyncReport, rhs: SyncReport) -> Bool {
+        lhs.source.utf8.elementsEqual(rhs.source.utf8) && lhs.fetched == rhs.fetched && lhs.summary == rhs.summary
+            && lhs.notModified == rhs.notModified && lhs.pages == rhs.pages && lhs.dryRun == rhs.dryRun
+            && lhs.duration == rhs.duration
+    }
+
+    /// Hashes the report, the source byte for byte, consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(Array(source.utf8))
+        hasher.combine(fetched)
+        hasher.combine(summary)
+        hasher.combine(notModified)
+        hasher.combine(pages)
+        hasher.combine(dryRun)
+        hasher.combine(duration)
+    }
+
     /// ``duration`` in seconds, to the millisecond: what JSON shows as `durationSeconds`.
     public var durationSeconds: Double {
         let (seconds, attoseconds) = duration.components

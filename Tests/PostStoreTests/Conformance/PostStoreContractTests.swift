@@ -465,6 +465,25 @@ struct PostStoreContractTests {
         }
     }
 
+    /// An ETag is compared byte for byte, as a server compares `If-None-Match`: a state whose ETag differs from the
+    /// saved one only in Unicode normalization replaces it, and reads back with exactly its bytes.
+    @Test(arguments: StoreKind.allCases)
+    func eTagsDifferingOnlyInNormalizationAreTwoETags(kind: StoreKind) async throws {
+        try await withStore(kind) { store, directory async throws in
+            let date = Date(timeIntervalSince1970: 1)
+            let composed = SyncState(source: "s", etag: "\"caf\u{E9}\"", syncedAt: date, fetched: 3)
+            let decomposed = SyncState(source: "s", etag: "\"cafe\u{301}\"", syncedAt: date, fetched: 3)
+            try await store.saveSyncState(composed)
+            try await store.saveSyncState(decomposed)
+            let reopened = try kind.reopen(in: directory) ?? store
+            for reader in [store, reopened] {
+                let saved = try #require(try await reader.syncState(for: "s"))
+                #expect(saved.etag.map { Array($0.utf8) } == decomposed.etag.map { Array($0.utf8) })
+                #expect(saved == decomposed && saved != composed)
+            }
+        }
+    }
+
     // MARK: - Persistence and concurrency
 
     @Test(arguments: StoreKind.allCases.filter(\.isPersistent))

@@ -39,6 +39,20 @@ struct FilePostDataServiceTests {
         #expect(try await service.fetchPosts(PostFetchRequest()) == .posts(Self.posts, etag: nil, pages: 1))
     }
 
+    @Test("the live convenience initializer takes size limits, and a post over them is refused")
+    func theConvenienceInitializerTakesLimits() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        try SamplePosts.json(Self.posts).write(to: URL(fileURLWithPath: path))
+        let limits = PayloadLimits(maximumPostBytes: 16)
+        let service = FilePostDataService(path: path, limits: limits)
+
+        #expect(service.limits == limits)
+        #expect(FilePostDataService(path: path).limits == PayloadLimits())
+        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        #expect(error?.code == .invalidData)
+    }
+
     @Test("`-` reads standard input", arguments: Format.allCases)
     func readsStandardInput(format: Format) async throws {
         let service = FilePostDataService(

@@ -10,6 +10,17 @@ import Testing
 @Suite struct HTTPPostDataServiceTests {
     private let url = URL(string: "https://example.com/api/posts?lang=en")!
 
+    /// The live convenience initializer takes size limits too (by default ``PayloadLimits``' defaults), and checks
+    /// them as the designated one does; no collaborator has to be spelled out for them.
+    @Test func theConvenienceInitializerTakesLimits() throws {
+        let limits = PayloadLimits(maximumPostBytes: 512, maximumPayloadBytes: 4096)
+        #expect(try HTTPPostDataService(url: url, limits: limits).limits == limits)
+        #expect(try HTTPPostDataService(url: url).limits == PayloadLimits())
+        #expect(throws: PostStoreError.self) {
+            try HTTPPostDataService(url: url, limits: PayloadLimits(maximumPostBytes: 0))
+        }
+    }
+
     @Test func wholeListIsOneRequestWithTheTimeoutAndNoConditionWithoutAnETag() async throws {
         let client = StubHTTPClient([.posts(SamplePosts.make(count: 5), headers: ["ETag": "\"v1\""])])
         let service = try makeService(client, timeout: .seconds(7))

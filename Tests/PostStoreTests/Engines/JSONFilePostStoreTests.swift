@@ -90,6 +90,23 @@ struct JSONFilePostStoreTests {
         #expect((object?["posts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2, 10])
     }
 
+    /// `poststore info` shows the version the file records, read with its count and sync states. This build reads
+    /// only version 1 (a newer one is refused, see `corruptFilesAreRefused`), so that is the one a file can
+    /// hold here; a later build's `currentVersion` will differ from an older file's.
+    @Test("the format version is the file's own, read with the count and sync states")
+    func formatVersionIsTheFilesOwn() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let document =
+            #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 7, "title": "", "body": ""}]}"#
+        try Data(document.utf8).write(to: URL(fileURLWithPath: path))
+        let store = try JSONFilePostStore(path: path, mode: .openExisting)
+
+        let (count, syncStates, formatVersion) = try await store.countSyncStatesAndFormatVersion()
+
+        #expect(count == 1 && syncStates.isEmpty && formatVersion == 1)
+    }
+
     @Test("a write that changes nothing does not rewrite the file")
     func unchangedWriteSkipsTheFile() async throws {
         let directory = try TemporaryDirectory()

@@ -198,6 +198,30 @@ import Testing
         }
     }
 
+    /// An ETag that differs from the remembered one only in Unicode normalization is another ETag: the store saves
+    /// it, and the next sync sends it back byte for byte.
+    @Test(arguments: StoreKind.allCases)
+    func anETagDifferingOnlyInNormalizationIsSentBackExactly(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let composed = "\"caf\u{E9}\""
+            let decomposed = "\"cafe\u{301}\""
+            let source = StubPostDataService(posts: SamplePosts.make(count: 10), etag: "\"v0\"")
+            // The clock stands still, so the two unchanged re-syncs save states that differ only in their ETags.
+            let service = Self.service(source, store)
+            try await service.sync()
+            source.serve(SamplePosts.make(count: 10), etag: composed)
+            try await service.sync()
+            source.serve(SamplePosts.make(count: 10), etag: decomposed)
+            try await service.sync()
+            try await service.sync()
+
+            #expect(
+                source.requestedETags.map { $0.map { Array($0.utf8) } }
+                    == [nil, Array("\"v0\"".utf8), Array(composed.utf8), Array(decomposed.utf8)]
+            )
+        }
+    }
+
     /// The store changed after the sync that got the ETag (another source pruned it, the app deleted a post): the
     /// next sync must download again, not trust a 304 for posts the store no longer holds.
     @Test(arguments: StoreKind.allCases)

@@ -31,7 +31,14 @@ public actor JSONFilePostStore: PostStoreProtocol {
     private let fileSystem: any FileSystemProtocol
     private let clock: any ClockProtocol
     private let lockTimeout: Duration
-    private var cache: (identity: FileIdentity, contents: StoreContents)?
+    private var cache: Loaded?
+
+    /// The file as last read or written: which version of it, what it holds, and the format version it records.
+    private struct Loaded {
+        let identity: FileIdentity
+        let contents: StoreContents
+        let formatVersion: Int
+    }
 
     /// Whether the file did not exist at opening and another process held the lock, so this store's first write
     /// creates it; until then a missing file reads as an empty store.
@@ -124,15 +131,21 @@ public actor JSONFilePostStore: PostStoreProtocol {
 
     /// The file's contents, parsed again only when the file changed since the last read.
     private func current() throws -> StoreContents {
+        try currentWithFormatVersion().contents
+    }
+
+    /// The file's contents and the format version it records, both from one read; the version is `nil` while the
+    /// file does not exist yet (another process was creating it when this store opened).
+    private func currentWithFormatVersion() throws -> (contents: StoreContents, formatVersion: Int?) {
         if awaitingCreation {
             if try Self.onlyPostStoreErrors(file, { try fileSystem.identityOfFile(atPath: file) }) == nil {
-                return StoreContents()
+                return (StoreContents(), nil)
             }
             awaitingCreation = false
         }
         let current = try Self.onlyPostStoreErrors(file) { try Self.read(file, fileSystem, cached: cache) }
         cache = current
-        return current.contents
+        return (current.contents, current.formatVersion)
     }
 
     /// Runs `change` on the newest contents under the write lock, and replaces the file when it changed anything.
@@ -169,7 +182,9 @@ public actor JSONFilePostStore: PostStoreProtocol {
             }
             try Self.removeStaleTemporaryFiles(of: file, in: fileSystem)
             try Self.replaceFile(file, with: contents, in: fileSystem)
-            cache = try fileSystem.identityOfFile(atPath: file).map { ($0, contents) }
+            cache = try fileSystem.identityOfFile(atPath: file).map {
+                Loaded(identity: $0, contents: contents, formatVersion: JSONStoreDocument.currentVersion)
+            }
             awaitingCreation = false
             try Self.synchronizeFolder(of: file, in: fileSystem)
             return result
@@ -179,14 +194,15 @@ public actor JSONFilePostStore: PostStoreProtocol {
     private static func read(
         _ path: String,
         _ fileSystem: any FileSystemProtocol,
-        cached: (identity: FileIdentity, contents: StoreContents)?
-    ) throws -> (identity: FileIdentity, contents: StoreContents) {
+        cached: Loaded?
+    ) throws -> Loaded {
         let identity = try fileSystem.identityOfFile(atPath: path)
         if let cached, cached.identity == identity { return cached }
         guard let identity, let data = try fileSystem.contentsOfFile(atPath: path) else {
             throw PostStoreError(.storeNotFound, "The JSON store \(path) was deleted while it was open.", path: path)
         }
-        return (identity, try JSONStoreDocument.decode(data, path: path))
+        let document = try JSONStoreDocument.decode(data, path: path)
+        return Loaded(identity: identity, contents: document.contents, formatVersion: document.formatVersion)
     }
 
     /// Runs file work, turning any error that is not a ``PostStoreError`` (an injected file system may throw one)
@@ -296,8 +312,23 @@ public actor JSONFilePostStore: PostStoreProtocol {
 
 extension JSONFilePostStore: CountAndSyncStatesReading {
     package func countAndSyncStates() throws -> (count: Int, syncStates: [SyncState]) {
+        let (count, syncStates, _) = try countSyncStatesAndFormatVersion()
+        return (count, syncStates)
+    }
+
+    /// The post count, the sync states (newest first) and the format version the file records, all from one read
+    /// of the file: what `poststore info` shows. The version is the file's own, which differs from
+    /// ``JSONStoreDocument/currentVersion`` for a file an older build wrote and this one has not written yet; it is
+    /// `nil` while the file does not exist yet.
+    ///
+    /// - Returns: The count, the sync states and the format version.
+    /// - Throws: ``PostStoreError``, as every read: `corruptStore`, `unsupportedVersion`, `storeNotFound`,
+    ///   `ioFailure`.
+    package func countSyncStatesAndFormatVersion() throws -> (
+        count: Int, syncStates: [SyncState], formatVersion: Int?
+    ) {
         // One read of the file: one whole document.
-        let contents = try current()
-        return (contents.posts.count, contents.orderedSyncStates)
+        let (contents, formatVersion) = try currentWithFormatVersion()
+        return (contents.posts.count, contents.orderedSyncStates, formatVersion)
     }
 }

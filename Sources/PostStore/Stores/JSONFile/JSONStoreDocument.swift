@@ -37,9 +37,12 @@ public enum JSONStoreDocument {
     /// - Parameters:
     ///   - data: The file's bytes.
     ///   - path: The file, for messages.
-    /// - Returns: The store's contents.
+    /// - Returns: The store's contents, and the format version the document records (1 to ``currentVersion``).
     /// - Throws: ``PostStoreError/Code/corruptStore`` or ``PostStoreError/Code/unsupportedVersion``.
-    static func decode(_ data: Data, path: String) throws(PostStoreError) -> StoreContents {
+    static func decode(
+        _ data: Data,
+        path: String
+    ) throws(PostStoreError) -> (contents: StoreContents, formatVersion: Int) {
         func corrupt(_ reason: String, cause: (any Error & Sendable)? = nil) -> PostStoreError {
             PostStoreError(
                 .corruptStore,
@@ -83,7 +86,7 @@ public enum JSONStoreDocument {
                 throw corrupt("The sync state at index \(index) repeats the source \"\(state.source)\".")
             }
         }
-        return contents
+        return (contents, version)
     }
 
     /// Writes the contents as a document of the current version.

@@ -1,0 +1,68 @@
+import Foundation
+import PostStore
+import Testing
+
+/// The models whose text a store or a server compares byte for byte compare and hash it that way too: Swift's
+/// `String ==` takes canonically equivalent text (`"é"` precomposed, `"e\u{301}"` decomposed) for equal.
+@Suite struct ByteExactEqualityTests {
+    static let composed = "\"caf\u{E9}\""
+    static let decomposed = "\"cafe\u{301}\""
+
+    /// Whether `lhs` and `rhs` are unequal and a set keeps both (so the hashes follow `==`), while each equals a copy.
+    private static func areTwoValues<Value: Hashable>(_ lhs: Value, _ rhs: Value) -> Bool {
+        lhs != rhs && Set([lhs, rhs]).count == 2 && lhs == lhs && Set([lhs, lhs]).count == 1
+    }
+
+    @Test func syncStatesDifferingOnlyInTheirETagsNormalizationDiffer() {
+        let date = Date(timeIntervalSince1970: 1)
+        #expect(
+            Self.areTwoValues(
+                SyncState(source: "s", etag: Self.composed, syncedAt: date),
+                SyncState(source: "s", etag: Self.decomposed, syncedAt: date)
+            )
+        )
+    }
+
+    @Test func syncStatesDifferingOnlyInTheirSourcesNormalizationDiffer() {
+        let date = Date(timeIntervalSince1970: 1)
+        #expect(
+            Self.areTwoValues(
+                SyncState(source: Self.composed, syncedAt: date),
+                SyncState(source: Self.decomposed, syncedAt: date)
+            )
+        )
+    }
+
+    @Test func fetchResultsDifferingOnlyInTheirETagsNormalizationDiffer() {
+        #expect(
+            Self.areTwoValues(
+                PostFetchResult.posts([], etag: Self.composed, pages: 1),
+                PostFetchResult.posts([], etag: Self.decomposed, pages: 1)
+            )
+        )
+        #expect(Self.areTwoValues(PostFetchResult.posts([], etag: nil, pages: 1), .notModified))
+    }
+
+    @Test func syncReportsDifferingOnlyInTheirSourcesNormalizationDiffer() {
+        #expect(
+            Self.areTwoValues(
+                SyncReport(source: Self.composed, fetched: 0, summary: WriteSummary(), pages: 1, duration: .zero),
+                SyncReport(source: Self.decomposed, fetched: 0, summary: WriteSummary(), pages: 1, duration: .zero)
+            )
+        )
+    }
+
+    /// Every field still counts: changing any one makes another state.
+    @Test func syncStatesCompareEveryField() {
+        let base = SyncState(source: "s", etag: "e", syncedAt: Date(timeIntervalSince1970: 1))
+        let changes: [(inout SyncState) -> Void] = [
+            { $0.source = "t" }, { $0.etag = nil }, { $0.syncedAtMilliseconds += 1 }, { $0.fetched += 1 },
+            { $0.inserted += 1 }, { $0.updated += 1 }, { $0.unchanged += 1 }, { $0.deleted += 1 },
+        ]
+        for change in changes {
+            var changed = base
+            change(&changed)
+            #expect(Self.areTwoValues(base, changed), "\(changed)")
+        }
+    }
+}
