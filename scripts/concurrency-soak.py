@@ -25,10 +25,11 @@ Checks:
 Then, per engine, `--first-sync-rounds` rounds of first syncs racing on a missing store: `--syncers` processes
 start `sync` into the same new store at once, each with a fate -- a sync that must succeed, one whose source turns
 out bad at its end (exit 65), one with --prune from a two-post source (refused once another sync's posts are in the
-store; the others prune with --force, so a store is always one source's posts), one stopped by SIGINT and one killed by SIGKILL at a random moment. Checks: no lost store (when any sync
-succeeded, the store exists and holds exactly one successful source's posts, with info agreeing and, for SQLite,
-`PRAGMA integrity_check` ok; when none did, there is no store at all), every fated success exited 0, and nothing
-but a killed (or, rarely, interrupted) process's staging folder is left beside the store.
+store; the others prune with --force, so a store is always one source's posts), one stopped by SIGINT and one
+killed by SIGKILL at a random moment. Checks: no lost store (once a sync succeeded the store exists, and it holds
+exactly the posts of one sync that succeeded or was stopped after it committed, never those of a failed one), info
+agrees, SQLite passes `PRAGMA integrity_check`, no store exists when no sync can have committed, every fated
+success exited 0, and nothing but a killed (or, rarely, interrupted) process's staging folder is left.
 
 Prints, per engine: processes, duration, syncs and queries completed, p50/p99/max latency of each command kind
 (how long they waited for each other), and failures. Exits 1 if any check failed (the work folder is then kept),
@@ -371,20 +372,21 @@ def race_first_syncs(engine, args, poststore, workdir, sources):
                 timer = threading.Timer(rng.uniform(0.0, 0.3), _signal, (process, signal_number))
                 timer.daemon = True
                 timer.start()
-        succeeded = []
+        succeeded = []  # the sources of syncs that exited 0 (None: the two-post source)
+        candidates = []  # the sources whose posts the store may hold: a signal may land after a sync committed
         for fate, source, process in processes:
             _, err = process.communicate()
             status = process.returncode
             race.syncs.setdefault(fate, []).append(status)
-            if status == 0 and fate != "prune":
-                succeeded.append(source)
-            elif status == 0:
-                succeeded.append(None)  # the two-post source won
+            if status == 0:
+                succeeded.append(None if fate == "prune" else source)
+            if status == 0 or fate in ("interrupt", "kill"):
+                candidates.append(None if fate == "prune" else source)
             if fate == "ok" and status != 0:
                 race.failures.append(f"round {number}: a sync that must succeed {describe_status(status)}: "
                                      f"{err.decode(errors='replace').strip()}")
         race.rounds += 1
-        problem = race_check(engine, poststore, store, spec, succeeded)
+        problem = race_check(engine, poststore, store, spec, succeeded, candidates)
         if problem:
             race.lost += 1
             race.failures.append(f"round {number}: {problem}")
@@ -407,20 +409,22 @@ def _signal(process, signal_number):
             pass
 
 
-def race_check(engine, poststore, store, spec, succeeded):
-    """None when the round's store is as it must be, else what is wrong."""
-    if not succeeded:
-        return f"no sync succeeded, yet {store.name} exists" if store.exists() else None
+def race_check(engine, poststore, store, spec, succeeded, candidates):
+    """None when the round's store is as it must be, else what is wrong: a store must exist once a sync succeeded,
+    and hold exactly the posts of one sync that may have committed (none that failed on bad data or a refused prune).
+    """
     if not store.exists():
-        return f"{len(succeeded)} syncs succeeded, but {store.name} is gone"
+        return f"{len(succeeded)} syncs succeeded, but {store.name} is gone" if succeeded else None
+    if not candidates:
+        return f"no sync succeeded or was stopped, yet {store.name} exists"
     status, out, err, _ = Children.run([str(poststore), "query", "--format", "ndjson", "--store", spec])
     if status != 0:
         return f"query {describe_status(status)}: {err}"
     found = digest(out)
-    winners = [source for source in succeeded if source is not None and source.digest == found]
+    winners = [source for source in candidates if source is not None and source.digest == found]
     if not winners:
         small_only = all(json.loads(line)["title"].startswith("prune-") for line in out.decode().splitlines())
-        if not (None in succeeded and small_only and out):
+        if not (None in candidates and small_only and out):
             return f"the store holds no successful sync's posts ({len(out.splitlines())} posts)"
     status, info_out, err, _ = Children.run([str(poststore), "info", "--format", "json", "--store", spec])
     if status != 0:
