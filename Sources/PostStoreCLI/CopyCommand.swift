@@ -36,9 +36,10 @@ struct CopyCommand: AsyncParsableCommand {
             let target = try StoreOptions.store(to, openMode: .createIfMissing)
             let posts = try await source.query(.all)
             let summary = try await target.apply(PostChangeSet(upserts: posts))
+            // The paths are the user's: their controls are shown, not sent, and the summary stays one line.
             Output.line(
-                "Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
-                    + "\(summary.updated) updated, \(summary.unchanged) unchanged)."
+                ("Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
+                    + "\(summary.updated) updated, \(summary.unchanged) unchanged).").withVisibleControls
             )
         }
     }
