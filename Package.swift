@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // Test-only: property-based generators with shrinking for the differential tests.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // Test-only: an RFC 4180 reader independent of ours (it reads Unicode scalars) to read `--format csv` back.
+        .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -117,7 +119,14 @@ let package = Package(
         // SwiftPM build it first.
         .testTarget(
             name: "PostStoreCLITests",
-            dependencies: ["PostStoreCLI", "PostStore", "PostStoreTesting", "PostStoreTestSupport"],
+            dependencies: [
+                "PostStoreCLI",
+                "PostStore",
+                "PostStoreTesting",
+                "PostStoreTestSupport",
+                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

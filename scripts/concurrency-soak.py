@@ -49,7 +49,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from script_support import SetupError, describe_status, digest, find_poststore, add_soak_arguments, parse_engines, print_table, run_soak
+from script_support import SetupError, describe_status, digest, find_poststore, ndjson_lines, add_soak_arguments, parse_engines, print_table, run_soak
 
 WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split()
 
@@ -184,7 +184,7 @@ class Soak:
     def describe(self, ndjson):
         """For a failure message: how many posts of each source the output holds."""
         counts = {}
-        for line in ndjson.decode(errors="replace").splitlines():
+        for line in ndjson_lines(ndjson):
             try:
                 title = json.loads(line)["title"]
             except (ValueError, KeyError, TypeError):
@@ -474,7 +474,7 @@ def prepare_sources(args, poststore, folder):
             file.unlink()
         if status or status2:
             raise SetupError(f"preparing source-{source.index}: {err or err2}")
-        if [json.loads(line) for line in out.decode().splitlines()] != sorted(source.posts, key=lambda p: p["id"]):
+        if [json.loads(line) for line in ndjson_lines(out)] != sorted(source.posts, key=lambda p: p["id"]):
             raise SetupError(f"poststore's output for source-{source.index} is not its posts")
         source.digest = digest(out)
     return sources

@@ -44,7 +44,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from script_support import WORDS, SetupError, describe_status, digest, find_poststore, add_soak_arguments, parse_engines, print_table, run_soak
+from script_support import WORDS, SetupError, describe_status, digest, find_poststore, ndjson_lines, add_soak_arguments, parse_engines, print_table, run_soak
 # Occasional awkward text, so the checks also cover escaping: quotes, backslashes, non-ASCII, emoji.
 ODD_WORDS = ['"quoted"', "back\\slash", "café", "日本語", "Ωμέγα", "emoji🙂", "tab\there", "naïve", "<tag>", "100%"]
 
@@ -255,7 +255,7 @@ class Expected:
 
 def check_query_matches(ndjson, posts):
     """Whether poststore's ndjson output holds exactly these posts (so the expected digest means what we think)."""
-    lines = ndjson.decode().splitlines()
+    lines = ndjson_lines(ndjson)
     return [json.loads(line) for line in lines] == sorted(posts, key=lambda post: post["id"])
 
 
@@ -337,7 +337,7 @@ def classify_state(store, expected, tally, label, failure_folder):
 
 
 def describe_mixture(ndjson, expected):
-    lines = ndjson.decode(errors="replace").splitlines()
+    lines = ndjson_lines(ndjson)
     return f"{len(lines)} posts (OLD has {expected.old_count}, NEW {expected.new_count})"
 
 

@@ -49,6 +49,21 @@ def digest(data):
     return hashlib.sha256(data).hexdigest()
 
 
+def ndjson_lines(data):
+    r"""poststore's ndjson output (bytes) as one str per post, split at LF bytes only.
+
+    Not data.decode().splitlines(): str.splitlines also splits at U+0085, U+2028 and U+2029, which JSON leaves
+    unescaped inside a string, so a post holding one would read as two broken lines.
+
+    >>> ndjson_lines('{"title": "a\u2028b\u0085c"}\n{"title": "d"}\n'.encode())
+    ['{"title": "a\u2028b\x85c"}', '{"title": "d"}']
+    """
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return [line.decode(errors="replace") for line in lines]
+
+
 def print_table(headers, rows):
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
     for row in [headers, ["-" * width for width in widths], *rows]:

@@ -35,9 +35,10 @@ struct CopyCommand: AsyncParsableCommand {
             let source = try StoreOptions.store(from, openMode: .openExisting)
             let posts = try await source.query(.all)
             let summary = try await Self.write(posts, into: to)
+            // The paths are the user's: their controls are shown, not sent, and the summary stays one line.
             Output.line(
-                "Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
-                    + "\(summary.updated) updated, \(summary.unchanged) unchanged)."
+                ("Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
+                    + "\(summary.updated) updated, \(summary.unchanged) unchanged).").withVisibleControls
             )
         }
     }

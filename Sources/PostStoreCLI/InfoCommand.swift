@@ -130,7 +130,8 @@ struct StoreInfo: Encodable {
         } else {
             lines.append("last sync:      never")
         }
-        return lines.joined(separator: "\n")
+        // The path, the source and the etag come from the user and a server: their controls are shown, not sent.
+        return lines.map(\.withVisibleControls).joined(separator: "\n")
     }
 
     private enum CodingKeys: String, CodingKey {

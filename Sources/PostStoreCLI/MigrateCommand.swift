@@ -28,7 +28,7 @@ struct MigrateCommand: AsyncParsableCommand {
                 let why =
                     spec.path == nil
                     ? "an in-memory store lasts one command" : "a JSON store's format is versioned as a whole"
-                Output.line("\(spec) has no migrations: only SQLite stores do (\(why)).")
+                Output.line("\(spec) has no migrations: only SQLite stores do (\(why)).".withVisibleControls)
                 return
             }
             // The schema status opens the file itself, so a folder is refused here first.

@@ -34,10 +34,20 @@ struct PostStoreCommand: AsyncParsableCommand {
             if code == .success || error is ExitCode || CommandLine.arguments.contains("--verbose") {
                 exit(withError: error)
             }
-            var line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            var line = oneLine(message(for: error))
+            if line.isEmpty { line = oneLine("\(error)") }
             if line.hasSuffix(".") { line.removeLast() }
             FileHandle.standardError.write(Data("poststore: \(line) (see 'poststore --help')\n".utf8))
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// A message on one line: trailing line breaks dropped, any other control character (a CR or LF in a value the
+    /// message quotes, an escape) shown as an escape such as `\r\n`, so nothing is cut off and nothing reaches the
+    /// terminal. Decided on scalars: `"\r\n"` is one `Character`, which `split(separator: "\n")` does not split.
+    static func oneLine(_ message: String) -> String {
+        var scalars = Substring(message).unicodeScalars
+        while let last = scalars.last, last == "\n" || last == "\r" { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars)).withVisibleControls
     }
 }

@@ -21,20 +21,41 @@ enum PostTable {
         return lines.map { cut($0.trimmingTrailingSpaces(), max(width, 1)) }.joined(separator: "\n") + "\n"
     }
 
-    /// A header `id,userId,title,body` and one record per post, fields quoted when they hold a comma, a quote or
-    /// a line break (quotes doubled), lines ended by CRLF (RFC 4180).
+    /// A header `id,userId,title,body` and one record per post, fields quoted when they hold a comma, a quote, a CR
+    /// or an LF (quotes doubled), records ended by CRLF (RFC 4180). Everything else is written as stored.
     static func csv(_ posts: [Post]) -> String {
-        var text = "id,userId,title,body\r\n"
+        var bytes = Array("id,userId,title,body\r\n".utf8)
         for post in posts {
-            text += [String(post.id), String(post.userId), field(post.title), field(post.body)].joined(separator: ",")
-            text += "\r\n"
+            bytes += String(post.id).utf8
+            bytes.append(UInt8(ascii: ","))
+            bytes += String(post.userId).utf8
+            bytes.append(UInt8(ascii: ","))
+            appendField(post.title, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            appendField(post.body, to: &bytes)
+            bytes += [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func field(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// Appends a CSV field, quoted when its bytes hold `,`, `"`, CR or LF.
+    ///
+    /// Decided on UTF-8 bytes, not on `Character`s: `"\r\n"` is one `Character`, equal to neither `"\r"` nor `"\n"`,
+    /// and a quote or comma followed by a combining mark is part of a larger `Character` too. Inserting ASCII quotes
+    /// between whole scalars keeps the bytes valid UTF-8.
+    private static func appendField(_ value: String, to bytes: inout [UInt8]) {
+        let quote = UInt8(ascii: "\"")
+        let special: Set<UInt8> = [UInt8(ascii: ","), quote, UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+        guard value.utf8.contains(where: special.contains) else {
+            bytes += value.utf8
+            return
+        }
+        bytes.append(quote)
+        for byte in value.utf8 {
+            bytes.append(byte)
+            if byte == quote { bytes.append(quote) }
+        }
+        bytes.append(quote)
     }
 
     /// `text` on one line: line breaks and tabs become spaces, NUL `␀`, any other control character an escape

@@ -12,8 +12,7 @@ enum SourceSpec {
     ) throws(ValidationError) -> PostStoreConfiguration.Source {
         let text = option ?? environment["POSTSTORE_SOURCE"].flatMap { $0.isEmpty ? nil : $0 }
         guard let text else { return .http(HTTPPostDataService.defaultURL, pageSize: pageSize) }
-        let lowered = text.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+        if text.afterCaseInsensitivePrefix("http://") != nil || text.afterCaseInsensitivePrefix("https://") != nil {
             guard let url = URL(string: text), url.host != nil else {
                 throw ValidationError("The source \"\(text)\" is not a valid URL.")
             }

@@ -11,15 +11,15 @@ enum StoreSpec: Equatable, CustomStringConvertible {
 
     /// Parses a spec; an unknown scheme or extension is a usage error.
     init(parsing text: String) throws(ValidationError) {
-        let lowered = text.lowercased()
-        if lowered.hasPrefix("sqlite:") {
-            self = .sqlite(try Self.path(String(text.dropFirst(7)), in: text))
-        } else if lowered.hasPrefix("json:") {
-            self = .json(try Self.path(String(text.dropFirst(5)), in: text))
-        } else if lowered == "memory:" {
+        if let path = text.afterCaseInsensitivePrefix("sqlite:") {
+            self = .sqlite(try Self.path(String(path), in: text))
+        } else if let path = text.afterCaseInsensitivePrefix("json:") {
+            self = .json(try Self.path(String(path), in: text))
+        } else if let rest = text.afterCaseInsensitivePrefix("memory:") {
+            guard rest.isEmpty else {
+                throw ValidationError("The store \"\(text)\" is not valid: memory: takes no path.")
+            }
             self = .memory
-        } else if lowered.hasPrefix("memory:") {
-            throw ValidationError("The store \"\(text)\" is not valid: memory: takes no path.")
         } else if let scheme = text.scheme {
             throw ValidationError(
                 "Unknown store scheme \"\(scheme):\" in \"\(text)\"; use sqlite:PATH, json:PATH or memory:."

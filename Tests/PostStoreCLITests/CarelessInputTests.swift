@@ -155,6 +155,25 @@ import Testing
         #expect(!(query.errorOutput + sync.errorOutput).contains("\u{1B}"))
     }
 
+    /// A usage error quoting a value with CRLF, a lone CR or an escape: one line, controls shown, nothing cut off.
+    @Test(arguments: [
+        (["--limit", "5\r\n6"], #"'5\r\n6' is invalid"#),
+        (["--sort", "x\ry\u{1B}[31m"], #"'x\ry\u{1B}[31m' is invalid"#),
+        (["--id", "\n7"], #"'\n7' is invalid"#),
+    ])
+    func aUsageErrorQuotingALineBreakGivesOneLine(arguments: [String], shown: String) async throws {
+        let sandbox = try Sandbox()
+
+        let result = try await sandbox.run(["query", "--store", "memory:"] + arguments)
+
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.errorLines.count == 1, "\(result)")
+        #expect(result.errorOutput.hasSuffix("(see 'poststore --help')\n"), "\(result)")
+        let controls = result.errorOutput.unicodeScalars.dropLast().filter { $0.properties.generalCategory == .control }
+        #expect(controls.isEmpty, "\(result)")
+        #expect(result.errorOutput.contains(shown), "\(result)")
+    }
+
     @Test func valuesStartingWithADashReachTheQuery() async throws {
         let sandbox = try Sandbox()
         var posts = SamplePosts.make(count: 3)

@@ -41,6 +41,20 @@ import Testing
         #expect(try await sandbox.posts(in: "target.sqlite") == Self.posts)
     }
 
+    /// Both paths are the user's: a CRLF or an escape in them is shown, and the summary stays one line.
+    @Test func pathsWithControlsAreShownOnOneLine() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: "json:a\r\n.json")
+
+        let result = try await sandbox.run([
+            "copy", "--from-store", "json:a\r\n.json", "--to-store", "b\u{1B}[2J.sqlite",
+        ])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.outputLines.count == 1, "\(result)")
+        #expect(result.output.contains(#"from json:a\r\n.json to sqlite:b\u{1B}[2J.sqlite"#), "\(result)")
+    }
+
     @Test func copyingAStoreOntoItselfIsAUsageError() async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(Self.posts, into: "posts.sqlite")

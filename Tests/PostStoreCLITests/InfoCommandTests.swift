@@ -30,6 +30,26 @@ import Testing
         #expect(lines[5] == "etag:           -")
     }
 
+    /// The store's path and the sync's source come from the user and a server: their controls (a CRLF, an escape)
+    /// are shown as escapes, as the table and every message show them, so the text keeps its six lines.
+    @Test func textShowsControlsInThePathAndTheSource() async throws {
+        let sandbox = try Sandbox()
+        let source = "in\r\n\u{1B}[31m.json"
+        let store = "sqlite:posts\r\u{1B}]0;x\u{7}.sqlite"
+        try sandbox.write(Self.posts, to: source)
+        let sync = try await sandbox.run(["sync", "--from", source, "--store", store])
+        #expect(sync.exitCode == 0, "\(sync)")
+
+        let result = try await sandbox.run(["info", "--store", store])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.outputLines.count == 6, "\(result)")
+        let controls = result.output.unicodeScalars.filter { $0.properties.generalCategory == .control && $0 != "\n" }
+        #expect(controls.isEmpty, "\(result)")
+        #expect(result.output.contains(#"posts\r\u{1B}]0;x\u{07}.sqlite"#), "\(result)")
+        #expect(result.output.contains(#"in\r\n\u{1B}[31m.json"#), "\(result)")
+    }
+
     @Test(arguments: [("sqlite:posts.sqlite", "sqlite", 4), ("json:posts.json", "json", 1)])
     func jsonHasEveryKey(store: String, engine: String, version: Int) async throws {
         let sandbox = try Sandbox()

@@ -53,4 +53,17 @@ import Testing
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.output.contains("has no migrations"), "\(result)")
     }
+
+    /// The store's path is the user's: a CRLF or an escape in it is shown, and the answer stays one line.
+    @Test func aPathWithControlsIsShownOnOneLine() async throws {
+        let sandbox = try Sandbox()
+        let store = "json:posts\r\n\u{1B}[31m.json"
+        try await sandbox.seed(SamplePosts.make(count: 3), into: store)
+
+        let result = try await sandbox.run(["migrate", "--store", store, "--status"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.outputLines.count == 1, "\(result)")
+        #expect(result.output.contains(#"posts\r\n\u{1B}[31m.json has no migrations"#), "\(result)")
+    }
 }

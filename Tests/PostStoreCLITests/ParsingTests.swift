@@ -19,9 +19,15 @@ import Testing
         ("/tmp/a.db", .sqlite("/tmp/a.db")),
         ("posts.json", .json("posts.json")),
         ("./c:d/posts.json", .json("./c:d/posts.json")),
+        // A combining mark after the `:` or the `/` joins it into a larger `Character`, not into another byte.
+        ("sqlite:\u{301}x.db", .sqlite("\u{301}x.db")),
+        ("JSON:\u{301}x", .json("\u{301}x")),
+        ("a/\u{301}b:c.json", .json("a/\u{301}b:c.json")),
     ])
     func storeSpecsParse(text: String, spec: StoreSpec) throws {
-        #expect(try StoreSpec(parsing: text) == spec)
+        let parsed = try StoreSpec(parsing: text)
+        #expect(parsed == spec)
+        #expect(parsed.description.utf8.elementsEqual(spec.description.utf8), "byte for byte")
     }
 
     @Test(arguments: ["posts.txt", "posts", "ftp:x", "sqlite:", "json:", "memory:x", ""])
@@ -56,6 +62,15 @@ import Testing
             try SourceSpec.resolve("ftp://x/posts", pageSize: nil, environment: [:])
         }
         #expect(throws: ValidationError.self) { try SourceSpec.resolve("in.json", pageSize: 5, environment: [:]) }
+    }
+
+    /// A combining mark after a scheme's colon, or after a slash before it: the bytes decide.
+    @Test func aCombiningMarkAfterTheSchemeLeavesItAScheme() {
+        #expect(throws: ValidationError.self) {
+            try SourceSpec.resolve("ftp:\u{301}x", pageSize: nil, environment: [:])
+        }
+        #expect("ftp:\u{301}x".scheme.map(String.init) == "ftp")
+        #expect("a/\u{301}b:c".scheme == nil)
     }
 
     @Test(arguments: [["--sort", "-id"], ["--sort=-id"]])

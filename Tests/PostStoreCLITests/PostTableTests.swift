@@ -25,6 +25,20 @@ import Testing
         #expect(table.contains(#"a\u{009B}b\u{7F} c"#), "\(table)")
     }
 
+    /// A control followed by a combining mark, a CRLF, a lone CR and NUL with a mark: each is escaped or a space, since
+    /// the table looks at code points, not at `Character`s (`"\r\n"` is one `Character`).
+    @Test(arguments: [
+        "\u{1B}\u{301}[31m", "a\r\nb", "a\rb", "a\n\rb", "\u{0}\u{301}", "\u{85}\u{301}", "\u{9B}\u{200D}",
+    ])
+    func controlsCombinedWithMarksAreShownNotSent(text: String) {
+        let post = Post(userId: 1, id: 1, title: text, body: text)
+
+        let table = PostTable.text([post], width: 200)
+
+        #expect(!table.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(table)")
+        #expect(table.utf8.count(where: { $0 == UInt8(ascii: "\n") }) == 2, "\(table)")
+    }
+
     @Test func wideCharactersTakeTwoColumns() {
         #expect(PostTable.columns("abc") == 3)
         #expect(PostTable.columns("한국어") == 6)

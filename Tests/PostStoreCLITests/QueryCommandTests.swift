@@ -150,6 +150,23 @@ import Testing
         #expect(posts == SamplePosts.tricky.sorted { $0.id < $1.id })
     }
 
+    /// A CRLF inside a field is one `Character` but two bytes: the field is quoted, so a CSV reader sees one record.
+    @Test func csvQuotesAFieldHoldingCRLF() async throws {
+        let sandbox = try Sandbox()
+        let posts = [
+            Post(userId: 1, id: 1, title: "안녕", body: "안녕\r\nipsum"),
+            Post(userId: 1, id: 2, title: "lone\rCR", body: "quote\"\u{301} and comma,\u{301}"),
+        ]
+        try await sandbox.seed(posts, into: "posts.sqlite")
+
+        let result = try await sandbox.run(["query", "--store", "posts.sqlite", "--format", "csv"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        let records = PostTableCSVTests.records(result.output)
+        #expect(records.count == 3, "\(result)")
+        #expect(records.dropFirst().map(PostTableCSVTests.fields) == posts.map(PostTableCSVTests.fields))
+    }
+
     /// `table` fits `$COLUMNS`: every line, header included, is at most that many characters.
     @Test(arguments: Dataset.allCases, [60, 100])
     func tableFitsTheWidth(dataset: Dataset, columns: Int) async throws {

@@ -27,7 +27,7 @@ public struct LocalFileSystem: FileSystemProtocol {
             let length = readlink(path, &buffer, buffer.count - 1)
             guard length > 0 else { return path }  // Not a link: a file that does not exist yet.
             let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            path = target.hasPrefix("/") ? target : path.siblingPath(target)
+            path = target.isAbsolutePath ? target : path.siblingPath(target)
         }
         throw PostStoreError(.ioFailure, "Cannot resolve \(path): too many symbolic links.", path: path)
     }

@@ -4,11 +4,26 @@ extension String {
     ///
     /// Foundation's `NSString.deletingLastPathComponent` crashes on Linux for a one-character relative path (seen
     /// with Swift 6.3's Foundation), so PostStore cuts paths by hand.
+    ///
+    /// Cut at bytes: a `/` followed by a combining mark is one `Character`, `"/\u{301}"`, which is not `"/"`, but the
+    /// file system sees a slash.
     package var parentFolderPath: String {
-        var trimmed = Substring(self)
-        while trimmed.utf8.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        let slash = UInt8(ascii: "/")
+        var trimmed = Substring(self).utf8
+        while trimmed.count > 1, trimmed.last == slash { trimmed.removeLast() }
+        guard let last = trimmed.lastIndex(of: slash) else { return "" }
+        return last == trimmed.startIndex ? "/" : String(Substring(trimmed[..<last]))
+    }
+
+    /// Whether the path starts at the root: its first byte is `/` (whatever combining mark follows it).
+    package var isAbsolutePath: Bool {
+        utf8.first == UInt8(ascii: "/")
+    }
+
+    /// The path's folder and the name after its last `/` byte; `nil` when it has no `/`.
+    package var folderAndName: (folder: Substring, name: Substring)? {
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        return (Substring(utf8[..<slash]), Substring(utf8[utf8.index(after: slash)...]))
     }
 
     /// The path of `name` relative to this path's folder (how a symbolic link's relative target is read).

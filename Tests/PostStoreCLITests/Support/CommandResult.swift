@@ -35,8 +35,11 @@ struct CommandResult: Sendable, CustomStringConvertible {
         return "poststore \(arguments.joined(separator: " ")): \(ending)\nstdout: \(output)\nstderr: \(errorOutput)"
     }
 
+    /// Cut at each LF byte: `components(separatedBy: "\n")` compares `Character`s and so never splits a CRLF (one
+    /// `Character`), which would hide a stray line break from a test counting lines.
     private static func lines(_ text: String) -> [String] {
-        var lines = text.components(separatedBy: "\n")
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
         if lines.last == "" { lines.removeLast() }
         return lines
     }

@@ -296,7 +296,8 @@ public actor JSONFilePostStore: PostStoreProtocol {
     private static func removeStaleTemporaryFiles(of path: String, in fileSystem: any FileSystemProtocol) throws {
         let (folder, name) = split(path)
         let prefix = temporaryPrefix(of: name)
-        for entry in try fileSystem.contentsOfDirectory(atPath: folder) where entry.hasPrefix(prefix) {
+        // Bytes, not `hasPrefix`: that compares canonically, and would take another store's `e\u{301}` for our `é`.
+        for entry in try fileSystem.contentsOfDirectory(atPath: folder) where entry.utf8.starts(with: prefix.utf8) {
             try fileSystem.removeFile(atPath: folder + "/" + entry)
         }
     }
@@ -304,9 +305,8 @@ public actor JSONFilePostStore: PostStoreProtocol {
     private static func temporaryPrefix(of name: String) -> String { ".\(name).tmp-" }
 
     private static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let folder = String(path[..<slash])
-        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+        guard let (folder, name) = path.folderAndName else { return (".", path) }
+        return (folder.isEmpty ? "/" : String(folder), String(name))
     }
 }
 

@@ -547,9 +547,10 @@ public actor SQLitePostStore: PostStoreProtocol {
     }
 
     /// The name SQLite opens for `path`: always a file. Without a leading `./`, SQLite would take a relative path
-    /// of ":memory:" as a private in-memory database and one starting with "file:" as a URI.
+    /// of ":memory:" as a private in-memory database and one starting with "file:" as a URI. (Bytes decide: `"/"` and
+    /// a combining mark after it are one `Character`, and `hasPrefix("/")` is false for it.)
     static func fileName(for path: String) -> String {
-        path.hasPrefix("/") || path.hasPrefix("./") ? path : "./" + path
+        path.isAbsolutePath || path.utf8.starts(with: "./".utf8) ? path : "./" + path
     }
 
     /// Runs a read, refusing a store whose file was deleted or moved while open: its `-wal` and `-shm` files may
