@@ -92,25 +92,18 @@ public enum ChildProcess {
         timeout: Duration = .seconds(60),
         delayedSignal: (after: Duration, signal: Int32)? = nil
     ) throws -> Outcome {
-        let input = try standardInput.map { _ in try makePipe() }
-        let output: (read: Int32, write: Int32)
-        let errors: (read: Int32, write: Int32)
+        // Standard output, standard error and, when there are bytes to give, standard input.
+        var pipes: [(read: Int32, write: Int32)] = []
         do {
-            output = try makePipe()
-            do {
-                errors = try makePipe()
-            } catch {
-                close(output.read)
-                close(output.write)
-                throw error
-            }
+            for _ in 0..<(standardInput == nil ? 2 : 3) { pipes.append(try makePipe()) }
         } catch {
-            if let input {
-                close(input.read)
-                close(input.write)
+            for pipe in pipes {
+                close(pipe.read)
+                close(pipe.write)
             }
             throw error
         }
+        let (output, errors, input) = (pipes[0], pipes[1], pipes.count > 2 ? pipes[2] : nil)
 
         let started = DispatchTime.now()
         let spawned = spawn(
