@@ -56,6 +56,37 @@ public enum ChildProcess {
         public let standardError: Data
     }
 
+    /// A signal sent to a running child after a delay, as a person pressing Ctrl-C (`SIGINT`) or a supervisor
+    /// stopping it (`SIGTERM`) would mid-run.
+    ///
+    /// The delay counts from the spawn, or, with `countingFromHandler`, from the moment the child has a handler
+    /// installed for the signal (read from `/proc/<pid>/status` on Linux; elsewhere it counts from the spawn). A
+    /// program installs its handlers as it starts, and starting can take longer than any fixed delay on a loaded
+    /// machine: a signal that came first would end the child by its default action, and a test of what the handler
+    /// does would fail for the machine's pace.
+    public struct DelayedSignal: Sendable {
+        /// The signal's number.
+        public var signal: Int32
+        /// How long to wait before sending it.
+        public var delay: Duration
+        /// Whether the delay starts once the child catches the signal rather than at the spawn.
+        public var countsFromHandler: Bool
+
+        /// A signal to send after `delay`.
+        ///
+        /// - Parameters:
+        ///   - signal: The signal's number.
+        ///   - delay: How long to wait before sending it.
+        ///   - countingFromHandler: Whether the delay starts once the child has a handler installed for the
+        ///     signal (Linux) rather than at the spawn. A child that never installs one gets no signal then, until
+        ///     the timeout kills it.
+        public init(_ signal: Int32, after delay: Duration, countingFromHandler: Bool = false) {
+            self.signal = signal
+            self.delay = delay
+            self.countsFromHandler = countingFromHandler
+        }
+    }
+
     /// Why a child could not be started: the pipes, or the spawn itself (no such program, not executable, no such
     /// working directory).
     public struct Failure: Error, CustomStringConvertible {
@@ -79,8 +110,8 @@ public enum ChildProcess {
     ///     `nil` connects standard input to `/dev/null`, so a child that reads it never waits on the runner's input.
     ///   - timeout: How long, from the spawn, the child may run before it is killed with `SIGKILL`; the outcome then
     ///     says ``Outcome/timedOut``.
-    ///   - delayedSignal: A signal to send once `after` has passed since the spawn, unless the child has exited by
-    ///     then, as a person pressing Ctrl-C (`SIGINT`) or a supervisor stopping it (`SIGTERM`) would mid-run.
+    ///   - delayedSignal: A signal to send after a delay (see ``DelayedSignal``), unless the child has exited by
+    ///     then or the timeout comes first.
     /// - Returns: How the child ended and what it wrote.
     /// - Throws: ``Failure`` when the pipes cannot be made or the child cannot be started.
     public static func run(
@@ -90,7 +121,7 @@ public enum ChildProcess {
         in directory: String? = nil,
         standardInput: Data? = nil,
         timeout: Duration = .seconds(60),
-        delayedSignal: (after: Duration, signal: Int32)? = nil
+        delayedSignal: DelayedSignal? = nil
     ) throws -> Outcome {
         // Standard output, standard error and, when there are bytes to give, standard input.
         var pipes: [(read: Int32, write: Int32)] = []
@@ -138,13 +169,27 @@ public enum ChildProcess {
 
         // Only this thread reaps the child, after every kill below: until then its pid cannot be reused, so a
         // signal can never reach another process.
+        let deadline = started + seconds(timeout)
         var hasExited = false
-        if let delayedSignal, delayedSignal.after < timeout {
-            hasExited = exited.wait(timeout: started + seconds(delayedSignal.after)) == .success
-            if !hasExited { kill(pid, delayedSignal.signal) }
+        if let delayedSignal {
+            var origin = started
+            if delayedSignal.countsFromHandler {
+                // Checked every 5 ms: the child has no way to say "ready" but its signal mask.
+                while !hasExited, DispatchTime.now() < deadline,
+                    catches(pid, delayedSignal.signal) == false
+                {
+                    hasExited = exited.wait(timeout: .now() + .milliseconds(5)) == .success
+                }
+                origin = .now()
+            }
+            let sendAt = origin + seconds(delayedSignal.delay)
+            if !hasExited, sendAt < deadline {
+                hasExited = exited.wait(timeout: sendAt) == .success
+                if !hasExited { kill(pid, delayedSignal.signal) }
+            }
         }
         var timedOut = false
-        if !hasExited, exited.wait(timeout: started + seconds(timeout)) == .timedOut {
+        if !hasExited, exited.wait(timeout: deadline) == .timedOut {
             timedOut = true
             kill(pid, SIGKILL)
             exited.wait()
@@ -313,6 +358,17 @@ public enum ChildProcess {
     private static func waitForExitWithoutReaping(_ pid: pid_t) {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+    }
+
+    /// Whether `pid` has a handler installed for `signal`: the `SigCgt` mask of `/proc/<pid>/status`; `nil` where
+    /// there is no such file (not Linux).
+    private static func catches(_ pid: pid_t, _ signal: Int32) -> Bool? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("SigCgt:") {
+            let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) ?? 0
+            return mask & (1 << UInt64(signal - 1)) != 0
+        }
+        return nil
     }
 
     /// Collects the exited child's status.

@@ -40,7 +40,9 @@ enum PostStoreExecutable {
     ///   - standardInput: Bytes written to the process's standard input, which is then closed; `nil` connects it to
     ///     `/dev/null`, so a command that reads it never waits on the test runner's own input.
     ///   - timeout: How long the process may run before it is killed (the result then says so).
-    ///   - interrupt: A signal to send after a delay, unless the process has ended by then.
+    ///   - interrupt: A signal to send after a delay, unless the process has ended by then. The delay counts from
+    ///     the moment poststore has installed its handler for the signal (on Linux; elsewhere from the start), so
+    ///     a slow start on a loaded machine cannot make the signal come before the handler.
     ///   - fileSizeLimit: The most KiB the process may write to any one file (`ulimit -f`, with SIGXFSZ ignored):
     ///     a write past it fails with `EFBIG`, as on a full disk.
     /// - Returns: How the process ended and what it wrote.
@@ -132,7 +134,10 @@ enum PostStoreExecutable {
                 in: directory,
                 standardInput: standardInput,
                 timeout: timeout,
-                delayedSignal: interrupt
+                delayedSignal: interrupt.map {
+                    // poststore installs its SIGINT and SIGTERM handlers first thing; the delay is mid-command.
+                    ChildProcess.DelayedSignal($0.signal, after: $0.after, countingFromHandler: true)
+                }
             )
         } catch {
             throw Failure(description: "\(error)")
