@@ -29,3 +29,13 @@ int poststore_pipe_cloexec(int descriptors[2]) {
 int poststore_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }
+
+int poststore_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+#else
+    (void)actions;
+    (void)lowest;
+    return 0;
+#endif
+}

@@ -13,10 +13,11 @@ import Darwin
 /// Every test that starts a process goes through here. `posix_spawn` is safe to call from any number of threads at
 /// once, and nothing here lists or copies file descriptors the way Foundation's `Process.run()` does on Linux (it
 /// read past a buffer of glibc's and crashed test runs). Each pipe is made close-on-exec, so a child started by
-/// another test at the same moment never inherits its ends; the child gets them as 0, 1 and 2 only. Standard output
-/// and standard error are read to end of file together (one thread, `poll`), so a child that fills one pipe while
-/// nothing reads the other cannot stall, and nothing it wrote is lost. The child starts with every signal at its
-/// default action and none blocked, as a shell starts a program.
+/// another test at the same moment never inherits its ends; the child gets them as 0, 1 and 2, and nothing else
+/// (glibc 2.34 or later closes the rest in the child, Darwin's `POSIX_SPAWN_CLOEXEC_DEFAULT` likewise). Standard
+/// output and standard error are read to end of file together (one thread, `poll`), so a child that fills one pipe
+/// while nothing reads the other cannot stall, and nothing it wrote is lost. The child starts with every signal at
+/// its default action and none blocked, as a shell starts a program.
 ///
 /// `run` blocks its thread until the child has exited: from async code call it through ``onOwnThread(_:)``, never on
 /// the concurrency pool's few threads. For example:
@@ -245,6 +246,12 @@ public enum ChildProcess {
         }
         posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, errors, STDERR_FILENO)
+        // Close-on-exec covers every pipe made here; this covers whatever else the runner has open without it (a
+        // lock file's descriptor in a child would hold that lock as long as the child lives).
+        let closing = poststore_spawn_file_actions_addclosefrom(&actions, STDERR_FILENO + 1)
+        guard closing == 0 else {
+            return .failure(Failure(description: "Cannot start \(executable): \(reason(closing))"))
+        }
         if let directory {
             let status = poststore_spawn_file_actions_addchdir(&actions, directory)
             guard status == 0 else {
