@@ -75,9 +75,14 @@ let package = Package(
             dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        // Test-only helpers shared by the test targets: a socket HTTP server on 127.0.0.1 and temporary folders.
+        // Test-only: pipe2 and posix_spawn_file_actions_addchdir_np for ChildProcess, which glibc declares only under
+        // _GNU_SOURCE and Swift's Glibc module therefore hides.
+        .target(name: "PostStoreCSpawn", path: "Tests/PostStoreCSpawn"),
+        // Test-only helpers shared by the test targets: a socket HTTP server on 127.0.0.1, temporary folders and
+        // child processes (posix_spawn).
         .target(
             name: "PostStoreTestSupport",
+            dependencies: ["PostStoreCSpawn"],
             path: "Tests/PostStoreTestSupport",
             swiftSettings: swiftSettings
         ),

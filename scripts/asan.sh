@@ -7,8 +7,7 @@
 # run. Memory errors (overflows, use after free, double free) still stop the run.
 set -euo pipefail
 source "$(dirname "$0")/sanitizer_support.sh"
-# scripts/asan-suppressions.txt silences one over-read inside Foundation's Process (see that file). A report ends a
-# process with status 86, which no poststore exit code uses, so a CLI test never takes it for a documented failure.
-suppressions="$(cd "$(dirname "$0")" && pwd)/asan-suppressions.txt"
-export ASAN_OPTIONS="detect_leaks=0:exitcode=86:suppressions=$suppressions${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+# No suppressions: every report fails the run. A report ends a process with status 86, which no poststore exit code
+# uses, so a CLI test never takes it for a documented failure.
+export ASAN_OPTIONS="detect_leaks=0:exitcode=86${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 run_sanitized_tests address "ERROR: AddressSanitizer" "$@"

@@ -1,6 +1,5 @@
 import Foundation
 import PostStoreTestSupport
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -31,8 +30,8 @@ enum PostStoreExecutable {
 
     /// Runs the binary and waits for it to exit.
     ///
-    /// Standard output and standard error are read on threads of their own while the process runs, so a process that
-    /// fills one pipe while the other is being read cannot deadlock.
+    /// ``ChildProcess`` starts it (`posix_spawn`) and reads standard output and standard error to their end while it
+    /// runs, so a process that fills one pipe while the other is being read cannot deadlock.
     ///
     /// - Parameters:
     ///   - arguments: The arguments after the program name.
@@ -41,7 +40,9 @@ enum PostStoreExecutable {
     ///   - standardInput: Bytes written to the process's standard input, which is then closed; `nil` connects it to
     ///     `/dev/null`, so a command that reads it never waits on the test runner's own input.
     ///   - timeout: How long the process may run before it is killed (the result then says so).
-    ///   - interrupt: A signal to send after a delay, unless the process has ended by then.
+    ///   - interrupt: A signal to send after a delay, unless the process has ended by then. The delay counts from
+    ///     the moment poststore has installed its handler for the signal (on Linux; elsewhere from the start), so
+    ///     a slow start on a loaded machine cannot make the signal come before the handler.
     ///   - fileSizeLimit: The most KiB the process may write to any one file (`ulimit -f`, with SIGXFSZ ignored):
     ///     a write past it fails with `EFBIG`, as on a full disk.
     /// - Returns: How the process ended and what it wrote.
@@ -80,7 +81,8 @@ enum PostStoreExecutable {
     // MARK: - Internals
 
     private static let location: Result<URL, Failure> = {
-        // Writing to a child that exited without reading its input must fail with EPIPE, not kill the test runner.
+        // Writing to a child that exited without reading its input must fail with EPIPE, not kill the test runner
+        // (ChildProcess also blocks SIGPIPE on its writing thread; children start with the default action).
         signal(SIGPIPE, SIG_IGN)
 
         let environment = ProcessInfo.processInfo.environment
@@ -123,81 +125,35 @@ enum PostStoreExecutable {
         timeout: Duration,
         interrupt: (after: Duration, signal: Int32)?
     ) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let output = Pipe()
-        let error = Pipe()
-        let input = standardInput.map { _ in Pipe() }
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input ?? FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let outcome: ChildProcess.Outcome
         do {
-            try ProcessLaunch.run(process)
+            outcome = try ChildProcess.run(
+                executable.path,
+                arguments,
+                environment: environment,
+                in: directory,
+                standardInput: standardInput,
+                timeout: timeout,
+                delayedSignal: interrupt.map {
+                    // poststore installs its SIGINT and SIGTERM handlers first thing; the delay is mid-command.
+                    ChildProcess.DelayedSignal($0.signal, after: $0.after, countingFromHandler: true)
+                }
+            )
         } catch {
-            throw Failure(description: "Cannot start \(executable.path): \(error)")
+            throw Failure(description: "\(error)")
         }
-
-        let outputData = readInBackground(output.fileHandleForReading)
-        let errorData = readInBackground(error.fileHandleForReading)
-        if let input, let standardInput {
-            Thread {
-                // EPIPE when the process exits without reading everything: what it did read is what counts.
-                try? input.fileHandleForWriting.write(contentsOf: standardInput)
-                try? input.fileHandleForWriting.close()
-            }.start()
-        }
-
-        if let interrupt {
-            // As a person pressing Ctrl-C (SIGINT) or a supervisor stopping it (SIGTERM) would, mid-run.
-            let (seconds, attoseconds) = interrupt.after.components
-            let wait = DispatchTime.now() + Double(seconds) + Double(attoseconds) / 1e18
-            if exited.wait(timeout: wait) == .timedOut {
-                kill(process.processIdentifier, interrupt.signal)
-            } else {
-                exited.signal()
+        let (status, killedBySignal) =
+            switch outcome.termination {
+            case .exited(let code): (code, false)
+            case .signaled(let signal): (signal, true)
             }
-        }
-        let (seconds, attoseconds) = timeout.components
-        let deadline = DispatchTime.now() + Double(seconds) + Double(attoseconds) / 1e18
-        var timedOut = false
-        if exited.wait(timeout: deadline) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
         return CommandResult(
             arguments: arguments,
-            status: process.terminationStatus,
-            killedBySignal: process.terminationReason == .uncaughtSignal,
-            timedOut: timedOut,
-            // The pipes reach end of file once the process (and anything that inherited them) has gone.
-            standardOutput: outputData(),
-            standardError: errorData()
+            status: status,
+            killedBySignal: killedBySignal,
+            timedOut: outcome.timedOut,
+            standardOutput: outcome.standardOutput,
+            standardError: outcome.standardError
         )
-    }
-
-    /// Starts reading `handle` to its end on a thread of its own; the function returned waits for the bytes.
-    private static func readInBackground(_ handle: FileHandle) -> () -> Data {
-        let received = Received()
-        Thread {
-            let bytes = (try? handle.readToEnd()) ?? Data()
-            received.bytes.withLock { $0 = bytes }
-            received.done.signal()
-        }.start()
-        return {
-            received.done.wait()
-            return received.bytes.withLock { $0 }
-        }
-    }
-
-    /// What a reading thread hands back.
-    private final class Received: Sendable {
-        let bytes = Mutex(Data())
-        let done = DispatchSemaphore(value: 0)
     }
 }
