@@ -113,6 +113,8 @@ public enum ChildProcess {
     ///     says ``Outcome/timedOut``.
     ///   - delayedSignal: A signal to send after a delay (see ``DelayedSignal``), unless the child has exited by
     ///     then or the timeout comes first.
+    ///   - control: A handle that holds `standardInput` back until the test releases it and signals the child when
+    ///     the test chooses.
     /// - Returns: How the child ended and what it wrote.
     /// - Throws: ``Failure`` when the pipes cannot be made or the child cannot be started.
     public static func run(
@@ -122,7 +124,8 @@ public enum ChildProcess {
         in directory: String? = nil,
         standardInput: Data? = nil,
         timeout: Duration = .seconds(60),
-        delayedSignal: DelayedSignal? = nil
+        delayedSignal: DelayedSignal? = nil,
+        control: ChildControl? = nil
     ) throws -> Outcome {
         // Standard output, standard error and, when there are bytes to give, standard input.
         var pipes: [(read: Int32, write: Int32)] = []
@@ -160,7 +163,8 @@ public enum ChildProcess {
         }
 
         let collected = readToEnd([output.read, errors.read])
-        if let input, let standardInput { writeInBackground(standardInput, to: input.write) }
+        control?.attach(pid)
+        if let input, let standardInput { writeInBackground(standardInput, to: input.write, after: control) }
         let exited = DispatchSemaphore(value: 0)
         Thread {
             waitForExitWithoutReaping(pid)
@@ -195,6 +199,7 @@ public enum ChildProcess {
             kill(pid, SIGKILL)
             exited.wait()
         }
+        control?.detach()
         let termination = try reap(pid)
         let streams = collected()
         return Outcome(
@@ -333,10 +338,11 @@ public enum ChildProcess {
         return streams
     }
 
-    /// Writes `bytes` to `descriptor` on a thread of their own, then closes it; stops early, quietly, when the child
-    /// closes its end (`EPIPE`).
-    private static func writeInBackground(_ bytes: Data, to descriptor: Int32) {
+    /// Writes `bytes` to `descriptor` on a thread of their own (once `control`, if any, lets it), then closes it;
+    /// stops early, quietly, when the child closes its end (`EPIPE`).
+    private static func writeInBackground(_ bytes: Data, to descriptor: Int32, after control: ChildControl?) {
         Thread {
+            control?.waitForInputRelease()
             // A write to a pipe nobody reads raises SIGPIPE in the writing thread; blocked here, the write returns
             // EPIPE instead, whatever the runner's disposition, and the pending signal goes with the thread.
             var pipeSignal = sigset_t()

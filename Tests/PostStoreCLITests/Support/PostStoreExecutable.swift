@@ -45,6 +45,8 @@ enum PostStoreExecutable {
     ///     a slow start on a loaded machine cannot make the signal come before the handler.
     ///   - fileSizeLimit: The most KiB the process may write to any one file (`ulimit -f`, with SIGXFSZ ignored):
     ///     a write past it fails with `EFBIG`, as on a full disk.
+    ///   - control: Holds `standardInput` back until the test releases it, and signals the process when the test
+    ///     chooses.
     /// - Returns: How the process ended and what it wrote.
     /// - Throws: ``Failure`` when the binary cannot be found or started.
     static func run(
@@ -54,7 +56,8 @@ enum PostStoreExecutable {
         standardInput: Data? = nil,
         timeout: Duration = .seconds(60),
         interrupt: (after: Duration, signal: Int32)? = nil,
-        fileSizeLimit: Int? = nil
+        fileSizeLimit: Int? = nil,
+        control: ChildControl? = nil
     ) async throws -> CommandResult {
         var executable = try url()
         var arguments = arguments
@@ -73,7 +76,8 @@ enum PostStoreExecutable {
                 directory: directory,
                 standardInput: standardInput,
                 timeout: timeout,
-                interrupt: interrupt
+                interrupt: interrupt,
+                control: control
             )
         }
     }
@@ -123,7 +127,8 @@ enum PostStoreExecutable {
         directory: String,
         standardInput: Data?,
         timeout: Duration,
-        interrupt: (after: Duration, signal: Int32)?
+        interrupt: (after: Duration, signal: Int32)?,
+        control: ChildControl?
     ) throws -> CommandResult {
         let outcome: ChildProcess.Outcome
         do {
@@ -137,7 +142,8 @@ enum PostStoreExecutable {
                 delayedSignal: interrupt.map {
                     // poststore installs its SIGINT and SIGTERM handlers first thing; the delay is mid-command.
                     ChildProcess.DelayedSignal($0.signal, after: $0.after, countingFromHandler: true)
-                }
+                },
+                control: control
             )
         } catch {
             throw Failure(description: "\(error)")

@@ -86,13 +86,15 @@ struct Sandbox: CustomStringConvertible {
     ///   - input: Bytes for standard input; `nil` for `/dev/null`.
     ///   - interrupt: A signal to send after a delay.
     ///   - fileSizeLimit: The most KiB the process may write to one file, to play a full disk.
+    ///   - control: Holds `input` back until the test releases it, and signals the process when the test chooses.
     /// - Returns: How the run ended.
     func run(
         _ arguments: [String],
         environment changes: [String: String?] = [:],
         input: Data? = nil,
         interrupt: (after: Duration, signal: Int32)? = nil,
-        fileSizeLimit: Int? = nil
+        fileSizeLimit: Int? = nil,
+        control: ChildControl? = nil
     ) async throws -> CommandResult {
         var environment = environment
         for (name, value) in changes { environment[name] = value }
@@ -102,7 +104,8 @@ struct Sandbox: CustomStringConvertible {
             in: directory.path,
             standardInput: input,
             interrupt: interrupt,
-            fileSizeLimit: fileSizeLimit
+            fileSizeLimit: fileSizeLimit,
+            control: control
         )
     }
 
