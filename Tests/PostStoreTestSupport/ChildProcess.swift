@@ -299,7 +299,8 @@ public enum ChildProcess {
     private static func readToEnd(_ descriptors: [Int32]) -> () -> [Data] {
         let collected = Collected()
         Thread {
-            collected.streams.withLock { $0 = readAll(descriptors) }
+            let streams = readAll(descriptors)
+            collected.streams.withLock { $0 = streams }
             collected.done.signal()
         }
         .start()
