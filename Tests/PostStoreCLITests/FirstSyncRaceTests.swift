@@ -131,7 +131,8 @@ import Testing
     private static func waitForStagingFolder(in sandbox: Sandbox) async throws -> String {
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
-            for folder in try sandbox.directory.entries() where folder.hasPrefix(".posts.") && folder.contains(".new-") {
+            for folder in try sandbox.directory.entries() where folder.hasPrefix(".posts.") && folder.contains(".new-")
+            {
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.path(folder))) ?? []
                 if entries.contains(where: { $0.hasPrefix("posts.") && !$0.hasSuffix(".lock") }) { return folder }
             }

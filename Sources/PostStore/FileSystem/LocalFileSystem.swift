@@ -161,6 +161,17 @@ public struct LocalFileSystem: FileSystemProtocol {
     public func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
         if link(path, newPath) == 0 { return true }
         if errno == EEXIST { return false }
+        if errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP {
+            // FAT and exFAT: no hard links, and a plain rename could replace a file that appeared meanwhile.
+            let error = SystemError(code: errno)
+            throw PostStoreError(
+                .ioFailure,
+                "Cannot create \(newPath): its file system has no hard links (\(error)), which a new store is published "
+                    + "with so that it never replaces another; put the store on another file system.",
+                path: newPath,
+                cause: error
+            )
+        }
         throw Self.failure("Cannot link \(path) to", newPath)
     }
 
