@@ -57,6 +57,7 @@ struct CopyCommand: AsyncParsableCommand {
         }
         if try newStore.publish() { return summary }
         // Another process created the store meanwhile: write into it as any later copy would.
+        try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
         return try await StoreOptions.store(spec, openMode: .createIfMissing).apply(changes)
     }
 }

@@ -5,7 +5,7 @@ import PostStore
 /// built off to the side and published only once complete, and only if no store appeared there meanwhile.
 ///
 /// Nothing at the store's path is ever deleted or replaced: a write that fails, is interrupted or is killed leaves
-/// no store at all (its staging folder is deleted, by this process or by the next first write of the same store),
+/// no store at all (its staging folder is deleted, by this process or by the next write of the same store),
 /// and a store that another process created meanwhile is written into as any later write would be. See
 /// `NewStoreStaging` in the library for the files.
 final class NewStoreWrite {
@@ -15,6 +15,8 @@ final class NewStoreWrite {
     let stagedSpec: StoreSpec
 
     private let staging: NewStoreStaging
+    /// The store's path as the user gave it.
+    private let path: String
 
     /// Begins a new store's write when `spec` is a file store whose file does not exist.
     ///
@@ -24,16 +26,20 @@ final class NewStoreWrite {
     /// - Throws: ``PostStoreError`` when the staging folder cannot be made.
     static func begin(_ spec: StoreSpec) throws -> NewStoreWrite? {
         guard let path = spec.path else { return nil }
-        guard !FileManager.default.fileExists(atPath: path) else {
-            NewStoreStaging.removeAbandonedFolders(of: path, fileSystem: LocalFileSystem(), clock: SystemClock())
+        // A symbolic link is followed, also to a file that does not exist yet: the store is built beside, and
+        // published at, the file the link points to.
+        let file = try LocalFileSystem().resolvingSymbolicLinks(inPath: path)
+        guard !FileManager.default.fileExists(atPath: file) else {
+            NewStoreStaging.removeAbandonedFolders(of: file, fileSystem: LocalFileSystem(), clock: SystemClock())
             return nil
         }
-        return try NewStoreWrite(spec, path: path)
+        return try NewStoreWrite(spec, path: path, file: file)
     }
 
-    private init(_ spec: StoreSpec, path: String) throws {
-        staging = try NewStoreStaging(finalPath: path, fileSystem: LocalFileSystem(), clock: SystemClock())
+    private init(_ spec: StoreSpec, path: String, file: String) throws {
+        staging = try NewStoreStaging(finalPath: file, fileSystem: LocalFileSystem(), clock: SystemClock())
         self.spec = spec
+        self.path = path
         switch spec {
         case .sqlite: stagedSpec = .sqlite(staging.storePath)
         case .json: stagedSpec = .json(staging.storePath)
@@ -88,8 +94,8 @@ final class NewStoreWrite {
     private func namingFinalPath(_ error: PostStoreError) -> PostStoreError {
         PostStoreError(
             error.code,
-            error.message.replacingOccurrences(of: staging.storePath, with: staging.finalPath),
-            path: error.path.map { $0 == staging.storePath ? staging.finalPath : $0 },
+            error.message.replacingOccurrences(of: staging.storePath, with: path),
+            path: error.path.map { $0 == staging.storePath ? path : $0 },
             cause: error.cause
         )
     }

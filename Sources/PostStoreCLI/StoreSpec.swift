@@ -88,6 +88,11 @@ enum StoreSpec: Equatable, CustomStringConvertible {
 
     private static func path(_ path: String, in text: String) throws(ValidationError) -> String {
         guard !path.isEmpty else { throw ValidationError("The store \"\(text)\" has no path.") }
+        guard path.utf8.last != UInt8(ascii: "/") else {
+            throw ValidationError(
+                "The store \"\(text)\" ends with a slash, which names a folder; a store is a file: drop the slash."
+            )
+        }
         return path
     }
 }

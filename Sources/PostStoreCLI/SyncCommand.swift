@@ -156,6 +156,7 @@ struct SyncCommand: AsyncParsableCommand {
         if try newStore.publish() { return report }
         // Another process created the store meanwhile: sync into it as any later sync would, with the posts already
         // read (standard input cannot be read twice).
+        try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
         return try await syncService(try wire(spec, source), posts).sync(options, progress: progress.show)
     }
 

@@ -4,6 +4,23 @@ import Testing
 
 /// Mistakes a person makes at the shell: each gets one line, the documented code, and no stray files.
 @Suite struct CarelessInputTests {
+    @Test(arguments: [
+        ["sync", "--from", "posts.json", "--store", "new.sqlite/"], ["query", "--store", "posts.sqlite/"],
+        ["info", "--store", "json:posts.json/"], ["copy", "--from-store", "posts.sqlite", "--to-store", "copy.db/"],
+    ])
+    func aStorePathEndingWithASlashIsAUsageError(arguments: [String]) async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(SamplePosts.make(count: 2), into: "posts.sqlite")
+        try await sandbox.seed(SamplePosts.make(count: 2), into: "json:posts.json")
+        let before = try sandbox.snapshot()
+
+        let result = try await sandbox.run(arguments)
+
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.errorLines.first?.contains("ends with a slash") == true, "\(result)")
+        #expect(try sandbox.snapshot() == before)
+    }
+
     @Test func aFolderAsTheSourceIsNoInputFile() async throws {
         let sandbox = try Sandbox()
         try FileManager.default.createDirectory(atPath: sandbox.path("posts"), withIntermediateDirectories: true)

@@ -117,6 +117,46 @@ import Testing
         #expect(try await sandbox.posts(in: "posts.sqlite") == Self.rival)
     }
 
+    @Test(arguments: ["posts.sqlite", "json:posts.json"])
+    func aFirstSyncThroughALinkBuildsBesideItsTargetAndOnce(store: String) async throws {
+        let sandbox = try Sandbox()
+        let target = store.hasPrefix("json:") ? "target.json" : "target.sqlite"
+        let link = store.hasPrefix("json:") ? "posts.json" : "posts.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: sandbox.path(link), withDestinationPath: target)
+
+        // Interrupted: nothing at the target either.
+        let control = ChildControl()
+        async let interrupted = sandbox.run(
+            ["sync", "--from", "-", "--store", store],
+            input: SamplePosts.json(Self.late),
+            control: control
+        )
+        try await Self.waitForStagingFolder(in: sandbox, stem: "target")
+        control.send(SIGINT)
+        #expect(try await interrupted.status == SIGINT)
+        #expect(try sandbox.directory.entries().filter { $0 != "home" } == [link])
+
+        // Completed: one sync (not a second one after the link's name was found taken), the posts at the target.
+        try sandbox.write(Self.rival, to: "rival.json")
+        let synced = try await sandbox.run(["sync", "--from", "rival.json", "--store", store, "--format", "json"])
+        #expect(synced.exitCode == 0, "\(synced)")
+        #expect(String(decoding: synced.standardOutput, as: UTF8.self).contains(#""inserted":100"#), "\(synced)")
+        #expect(try sandbox.directory.entries().filter { $0 != "home" } == [link, "rival.json", target].sorted())
+        #expect(try await sandbox.posts(in: store) == Self.rival)
+    }
+
+    @Test func aStoreWithALongNameCanBeCreated() async throws {
+        let sandbox = try Sandbox()
+        // 247 bytes: too long for a staging folder's name to hold the store's whole name and a UUID.
+        let name = String(repeating: "é", count: 120) + ".sqlite"
+        try sandbox.write(Self.rival, to: "rival.json")
+
+        let result = try await sandbox.run(["sync", "--from", "rival.json", "--store", name])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try await sandbox.posts(in: name) == Self.rival)
+    }
+
     /// What the slow sync reads: for bad data, the late posts and then one whose `userId` is a string.
     private static func input(for ending: Ending) -> Data {
         guard ending == .badData else { return SamplePosts.json(late) }
@@ -127,14 +167,16 @@ import Testing
 
     /// Waits until a sync has made its staging folder in the sandbox and begun the store in it (by then its
     /// interrupt handler knows the folder), and returns the folder's name.
+    ///
+    /// - Parameter stem: The store file's name up to its extension.
     @discardableResult
-    private static func waitForStagingFolder(in sandbox: Sandbox) async throws -> String {
+    private static func waitForStagingFolder(in sandbox: Sandbox, stem: String = "posts") async throws -> String {
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
-            for folder in try sandbox.directory.entries() where folder.hasPrefix(".posts.") && folder.contains(".new-")
-            {
+            for folder in try sandbox.directory.entries()
+            where folder.hasPrefix(".\(stem).") && folder.contains(".new-") {
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.path(folder))) ?? []
-                if entries.contains(where: { $0.hasPrefix("posts.") && !$0.hasSuffix(".lock") }) { return folder }
+                if entries.contains(where: { $0.hasPrefix(stem + ".") && !$0.hasSuffix(".lock") }) { return folder }
             }
             try await Task.sleep(for: .milliseconds(10))
         }

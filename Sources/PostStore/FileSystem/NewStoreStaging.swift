@@ -3,8 +3,8 @@ import Foundation
 /// A new file store built off to the side, then published under its name only if nothing has that name by then.
 ///
 /// A first write into a missing store (a first `sync`, a `copy` into a new store) builds the store in a folder of
-/// its own beside the final path, `.NAME.new-UUID/NAME`, so that the store's journal, lock and temporary files stay
-/// in there too. ``publish()`` flushes the store and links it to the final path with `link(2)`, which never
+/// its own beside the final path, `.NAME.new-RANDOM/NAME` (NAME cut to 32 bytes in the folder's name), so that the
+/// store's journal, lock and temporary files stay in there too. ``publish()`` flushes the store and links it to the final path with `link(2)`, which never
 /// replaces anything: if another process created a store there meanwhile, publishing reports it and that store is
 /// left untouched. Until then nothing exists at the final path, so a first write that fails, is interrupted or is
 /// killed leaves no store behind, and nothing ever deletes a file at the final path.
@@ -48,7 +48,7 @@ package final class NewStoreStaging {
     package init(finalPath: String, fileSystem: any FileSystemProtocol, clock: any ClockProtocol) throws {
         let name = Self.name(of: finalPath)
         Self.removeAbandonedFolders(of: finalPath, fileSystem: fileSystem, clock: clock)
-        let folder = finalPath.siblingPath(Self.folderPrefix(name) + UUID().uuidString)
+        let folder = finalPath.siblingPath(Self.folderPrefix(name) + Self.randomSuffix())
         self.finalPath = finalPath
         self.folder = folder
         self.storePath = folder + "/" + name
@@ -152,8 +152,25 @@ package final class NewStoreStaging {
         return String(decoding: bytes[start...], as: UTF8.self)
     }
 
-    /// What the staging folders of a store named `name` start with.
-    private static func folderPrefix(_ name: String) -> String { ".\(name).new-" }
+    /// What the staging folders of a store named `name` start with: its first 32 bytes at most (cut at a
+    /// character's boundary). A short name keeps the staged store's path short: SQLite refuses paths of more than
+    /// 512 bytes, and a folder name has at most 255. (Stores whose names begin with the same 32 bytes share the
+    /// prefix, so each may delete the other's abandoned folders: never one in use, and never a published store.)
+    private static func folderPrefix(_ name: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in name.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= 32 else { break }
+            scalars.append(scalar)
+        }
+        return ".\(String(scalars)).new-"
+    }
+
+    /// 12 random hexadecimal digits (48 bits): unique among the builders of one folder.
+    private static func randomSuffix() -> String {
+        String(UUID().uuidString.filter { $0 != "-" }.prefix(12))
+    }
 
     /// Deletes the files in a staging folder, the lock file last.
     private static func removeContents(of folder: String, fileSystem: any FileSystemProtocol) {
