@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Measures first clean build times, the way a newcomer meets them: `swift build --product poststore` in a fresh clone
+# of this repository, and an app package that depends on the PostStore library alone (its smallest product). Each
+# build starts from an empty build folder; the Swift packages come from SwiftPM's cache or mirror as usual.
+#
+# Usage:
+#   scripts/build-times.sh [--product NAME]
+#
+#   --product NAME   the library product the app depends on (default PostStore)
+#
+# Prints one line a build with its wall time, and the modules the app's build compiled (so a dependency that should
+# not be there shows). Results and their dates: scripts/build-times.md. Exits 1 if a build fails, 64 on a bad option.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+usage() {
+    if (($1)); then exec >&2; fi
+    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    exit "$1"
+}
+
+product=PostStore
+while (($#)); do
+    case "$1" in
+        --product)
+            [[ $# -ge 2 && -n "$2" ]] || usage 64
+            product=$2
+            shift 2
+            ;;
+        -h | --help) usage 0 ;;
+        *) usage 64 ;;
+    esac
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/build-times-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+git clone -q . "$work/poststore"
+
+# Times `swift build ARGS` in FOLDER; prints the seconds.
+timed_build() {
+    local folder=$1 log=$2
+    shift 2
+    local start end
+    start=$(date +%s.%N)
+    if ! (cd "$folder" && swift build "$@") >"$log" 2>&1; then
+        echo "error: swift build $* failed in $folder:" >&2
+        tail -20 "$log" >&2
+        exit 1
+    fi
+    end=$(date +%s.%N)
+    python3 -c "print(f'{$end - $start:.1f}')"
+}
+
+seconds=$(timed_build "$work/poststore" "$work/cli.log" --product poststore)
+echo "swift build --product poststore (fresh clone, empty .build): $seconds s"
+
+mkdir -p "$work/app/Sources/App"
+cat >"$work/app/Package.swift" <<EOF
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "App",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "$work/poststore")],
+    targets: [.executableTarget(name: "App", dependencies: [.product(name: "$product", package: "poststore")])]
+)
+EOF
+cat >"$work/app/Sources/App/main.swift" <<EOF
+import $product
+
+print("linked $product")
+EOF
+seconds=$(timed_build "$work/app" "$work/app.log")
+echo "an app depending on the $product product alone (empty .build): $seconds s"
+modules=$(grep -oE 'Compiling [A-Za-z0-9_]+' "$work/app.log" | awk '{print $2}' | sort -u | tr '\n' ' ')
+echo "modules the app's build compiled: $modules"
