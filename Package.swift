@@ -17,7 +17,7 @@ let package = Package(
         .executable(name: "poststore", targets: ["PostStoreCLI"]),
         .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
         // Not for apps: the benchmarks' C baseline (Benchmarks/Sources/CLimit) links SQLite through it.
-        .library(name: "CSQLite", targets: ["CSQLite"]),
+        .library(name: "PostStoreCSQLite", targets: ["PostStoreCSQLite"]),
     ],
     dependencies: [
         // The logging API the sync service writes to; apps choose the backend.
@@ -31,7 +31,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CSQLite",
+            // Named so that it cannot collide with another package's `CSQLite` target in an app's build graph.
+            name: "PostStoreCSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
@@ -50,7 +51,7 @@ let package = Package(
         ),
         .target(
             name: "PostStore",
-            dependencies: ["CSQLite", "PostStoreMigrations", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PostStoreCSQLite", "PostStoreMigrations", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Test doubles for embedders' tests (and ours); imports neither Testing nor XCTest.

@@ -18,17 +18,17 @@ let package = Package(
     ],
     targets: [
         // "The limit": the fastest reasonable C pipeline from a posts JSON file to SQLite, the yardstick the Swift
-        // engines are measured against. It links the system SQLite through the main package's CSQLite, so both sides
-        // run the same library.
+        // engines are measured against. It links the system SQLite through the main package's PostStoreCSQLite, so
+        // both sides run the same library.
         .target(
             name: "CLimit",
-            dependencies: [.product(name: "CSQLite", package: mainPackagePath.lastPathComponent)]
+            dependencies: [.product(name: "PostStoreCSQLite", package: mainPackagePath.lastPathComponent)]
         ),
         .executableTarget(
             name: "PostStoreBenchmarks",
             dependencies: [
                 "CLimit",
-                .product(name: "CSQLite", package: mainPackagePath.lastPathComponent),
+                .product(name: "PostStoreCSQLite", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStore", package: mainPackagePath.lastPathComponent),
                 .product(name: "Logging", package: "swift-log"),
             ],

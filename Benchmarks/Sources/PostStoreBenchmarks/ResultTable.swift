@@ -1,5 +1,5 @@
-import CSQLite
 import Foundation
+import PostStoreCSQLite
 
 /// Prints the harness's figures as Markdown tables: each measure, what it is compared with, the ratio, the target
 /// and whether it is met.

@@ -1,5 +1,5 @@
-import CSQLite
 import Foundation
+import PostStoreCSQLite
 
 /// PostStore's own thin helper over one libsqlite3 connection: the only code that calls the SQLite C API.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import PostStoreCSQLite
 
 /// A failed SQLite call: the extended result code and SQLite's own message.
 ///

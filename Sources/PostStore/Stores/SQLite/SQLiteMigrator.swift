@@ -1,4 +1,4 @@
-import CSQLite
+import PostStoreCSQLite
 
 /// Brings a database's schema up to date with the migrations this build carries, and refuses what it cannot.
 ///

@@ -1,5 +1,5 @@
-import CSQLite
 import Foundation
+import PostStoreCSQLite
 
 /// A store in one SQLite database file: the engine for real data, up to millions of posts.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import PostStoreCSQLite
 
 /// The SQL functions PostStore registers on each connection, implemented with the same Swift code as the other
 /// engines so that every engine agrees:

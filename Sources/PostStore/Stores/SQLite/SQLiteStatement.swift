@@ -1,4 +1,4 @@
-import CSQLite
+import PostStoreCSQLite
 
 #if canImport(Glibc)
 import Glibc
