@@ -11,13 +11,9 @@
 # Prints one line a build with its wall time, and the modules the app's build compiled (so a dependency that should
 # not be there shows). Results and their dates: scripts/build-times.md. Exits 1 if a build fails, 64 on a bad option.
 set -euo pipefail
+# shellcheck source=usage_support.sh
+source "$(dirname "${BASH_SOURCE[0]}")/usage_support.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-
-usage() {
-    if (($1)); then exec >&2; fi
-    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
-    exit "$1"
-}
 
 product=PostStore
 while (($#)); do

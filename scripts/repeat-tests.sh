@@ -13,14 +13,9 @@
 # says (`swift test`, no extra environment). Each run's log is kept in a temporary folder, named on failure. Prints
 # one line a run, then "N passed, N failed"; exits 1 if any run failed, 64 on a bad option.
 set -euo pipefail
+# shellcheck source=usage_support.sh
+source "$(dirname "${BASH_SOURCE[0]}")/usage_support.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-
-# Prints the comment above (to standard error when it answers a bad option) and exits with $1.
-usage() {
-    if (($1)); then exec >&2; fi
-    sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
-    exit "$1"
-}
 
 runs=20
 load=true
