@@ -52,10 +52,6 @@ final class NewStoreWrite {
         )
     }
 
-    deinit {
-        discard()
-    }
-
     /// Runs the write into the staged store, naming the store as the user did in its errors (the staging folder is
     /// this command's business, not theirs).
     ///
@@ -84,7 +80,8 @@ final class NewStoreWrite {
         }
     }
 
-    /// Deletes the staging folder (the published store keeps its name). Calling it again does nothing.
+    /// Deletes the staging folder (the published store keeps its name). Callers `defer` it; calling it again does
+    /// nothing.
     func discard() {
         InterruptHandler.removeNothingOnInterrupt()
         staging.discard()
