@@ -10,17 +10,26 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "PostStore",
-    platforms: [.macOS(.v15)],
+    // The APIs used (Synchronization's `Mutex`, Swift concurrency, URLSession, the SDK's sqlite3) allow these; CI
+    // builds and tests Linux only.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
+        // The core and the in-memory engine: no SQLite, no networking.
         .library(name: "PostStore", targets: ["PostStore"]),
+        .library(name: "PostStoreSQLite", targets: ["PostStoreSQLite"]),
+        .library(name: "PostStoreJSONFile", targets: ["PostStoreJSONFile"]),
+        .library(name: "PostStoreHTTP", targets: ["PostStoreHTTP"]),
+        // The composition root: every engine and data service, store specs and the live graph.
+        .library(name: "PostStoreLive", targets: ["PostStoreLive"]),
         .library(name: "PostStoreTesting", targets: ["PostStoreTesting"]),
+        .library(name: "PostStoreConformance", targets: ["PostStoreConformance"]),
         .executable(name: "poststore", targets: ["PostStoreCLI"]),
         .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
         // Not for apps: the benchmarks' C baseline (Benchmarks/Sources/CLimit) links SQLite through it.
         .library(name: "PostStoreCSQLite", targets: ["PostStoreCSQLite"]),
     ],
     dependencies: [
-        // The logging API the sync service writes to; apps choose the backend.
+        // The logging API the sync service and the HTTP data service write to; apps choose the backend.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // The `poststore` command line.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -30,17 +39,25 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
+        // The core: the model, the contract, the payload format, the in-memory engine, syncing, the file data
+        // service and the dependency container. Every other module depends on it; it depends on no engine.
+        .target(
+            name: "PostStore",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .systemLibrary(
-            // Named so that it cannot collide with another package's `CSQLite` target in an app's build graph.
+            // Named so that it cannot collide with another package's `CSQLite` target in an app's build graph. On
+            // Apple platforms the SDK's sqlite3 is found without pkg-config.
             name: "PostStoreCSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        // The versioned SQL files in the top-level Migrations/ folder, compiled into the binary as byte arrays so no
+        // The SQLite engine's versioned SQL files (Migrations/SQLite), compiled into the binary as byte arrays so no
         // resource bundle can go missing when the executable is copied elsewhere.
         .target(
-            name: "PostStoreMigrations",
-            path: "Migrations",
+            name: "PostStoreSQLiteMigrations",
+            path: "Migrations/SQLite",
             resources: [
                 .embedInCode("0001_create_posts.sql"),
                 .embedInCode("0002_create_search_index.sql"),
@@ -50,8 +67,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "PostStore",
-            dependencies: ["PostStoreCSQLite", "PostStoreMigrations", .product(name: "Logging", package: "swift-log")],
+            name: "PostStoreSQLite",
+            dependencies: ["PostStore", "PostStoreCSQLite", "PostStoreSQLiteMigrations"],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "PostStoreJSONFile", dependencies: ["PostStore"], swiftSettings: swiftSettings),
+        // The only module that imports FoundationNetworking (on Linux).
+        .target(
+            name: "PostStoreHTTP",
+            dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // The composition root: the one module that knows every engine and data service.
+        .target(
+            name: "PostStoreLive",
+            dependencies: [
+                "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Test doubles for embedders' tests (and ours); imports neither Testing nor XCTest.
@@ -60,11 +93,14 @@ let package = Package(
             dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // The contract every engine keeps, as Swift Testing checks that any engine's tests can run.
+        .target(name: "PostStoreConformance", dependencies: ["PostStore"], swiftSettings: swiftSettings),
         // The `poststore` tool: commands parse and print; the composition root wires everything.
         .executableTarget(
             name: "PostStoreCLI",
             dependencies: [
                 "PostStore",
+                "PostStoreLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -73,7 +109,15 @@ let package = Package(
         // A tour of the library: loads Samples/posts.json into every engine and queries each.
         .executableTarget(
             name: "PostStoreQuickStart",
-            dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PostStore", "PostStoreLive", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // The embedder's pattern: an app-style feature written against the core's protocols, and its tests on
+        // doubles.
+        .target(
+            name: "PostListExample",
+            dependencies: ["PostStore"],
+            path: "Examples/PostListExample",
             swiftSettings: swiftSettings
         ),
         // Test-only: pipe2 and posix_spawn_file_actions_addchdir_np for ChildProcess, which glibc declares only under
@@ -91,8 +135,13 @@ let package = Package(
             name: "PostStoreTests",
             dependencies: [
                 "PostStore",
-                "PostStoreMigrations",
+                "PostStoreSQLite",
+                "PostStoreSQLiteMigrations",
+                "PostStoreJSONFile",
+                "PostStoreHTTP",
+                "PostStoreLive",
                 "PostStoreTesting",
+                "PostStoreConformance",
                 "PostStoreTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -100,20 +149,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The embedder's pattern: an app-style feature written against the protocols, and its tests on doubles.
-        .target(
-            name: "PostListExample",
-            dependencies: ["PostStore"],
-            path: "Examples/PostListExample",
-            swiftSettings: swiftSettings
-        ),
         .testTarget(
             name: "PostListExampleTests",
-            dependencies: [
-                "PostListExample",
-                "PostStore",
-                "PostStoreTesting",
-            ],
+            dependencies: ["PostListExample", "PostStore", "PostStoreTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -128,6 +166,9 @@ let package = Package(
             dependencies: [
                 "PostStoreCLI",
                 "PostStore",
+                "PostStoreSQLite",
+                "PostStoreJSONFile",
+                "PostStoreLive",
                 "PostStoreTesting",
                 "PostStoreTestSupport",
                 .product(name: "CSV", package: "CSV.swift"),

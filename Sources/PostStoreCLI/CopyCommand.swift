@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostStore
+import PostStoreLive
 
 /// `poststore copy`: copies every post from one store to another, whatever their engines.
 struct CopyCommand: AsyncParsableCommand {
@@ -27,8 +28,8 @@ struct CopyCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        let from = try StoreSpec(parsing: fromStore)
-        let to = try StoreSpec(parsing: toStore)
+        let from = try StoreSpec(option: fromStore)
+        let to = try StoreSpec(option: toStore)
         guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
         try await Failure.report(verbose: verbose) {
             try StoreOptions.checkFolder(of: to)

@@ -27,9 +27,9 @@ struct InfoCommand: AsyncParsableCommand {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
             let store = try StoreOptions.store(spec, openMode: .openExisting)
-            let (postCount, lastSync, schemaVersion) = try await Self.countLastSyncAndVersion(of: store, spec)
+            let (postCount, lastSync, schemaVersion) = try await Self.countLastSyncAndVersion(of: store)
             let info = StoreInfo(
-                engine: spec.engine,
+                engine: spec.engine.scheme,
                 location: spec.path ?? "memory",
                 schemaVersion: schemaVersion,
                 postCount: postCount,
@@ -42,44 +42,24 @@ struct InfoCommand: AsyncParsableCommand {
         }
     }
 
-    /// The post count, the newest sync state and the version of the store's file: a JSON store's reads all three from
-    /// one read of its file, so the version is the one the file records (not the build's
-    /// ``JSONStoreDocument/currentVersion``); a SQLite store's schema version is read after the other two.
-    private static func countLastSyncAndVersion(
-        of store: any PostStoreProtocol,
-        _ spec: StoreSpec
-    ) async throws -> (Int, SyncState?, Int?) {
-        if let store = store as? JSONFilePostStore {
-            let (count, states, formatVersion) = try await store.countSyncStatesAndFormatVersion()
-            return (count, states.first, formatVersion)
-        }
-        let (count, lastSync) = try await countAndLastSync(of: store)
-        return (count, lastSync, try sqliteSchemaVersion(spec))
-    }
-
-    /// The post count and the newest sync state, from one state of the store: every engine reads both at once
-    /// (one SQLite read transaction, one read of the JSON file). For any other store the count is read between two
-    /// reads of the sync states, and read again if a sync (which always saves its state) committed in between.
-    private static func countAndLastSync(of store: any PostStoreProtocol) async throws -> (Int, SyncState?) {
-        if let store = store as? any CountAndSyncStatesReading {
-            let (count, states) = try await store.countAndSyncStates()
-            return (count, states.first)
+    /// The post count, the newest sync state and the version of the store's format, from one state of the store
+    /// (see `StoreDescribing`). For any other store (a double) the count is read between two reads of the sync
+    /// states, and read again if a sync (which always saves its state) committed in between.
+    private static func countLastSyncAndVersion(of store: any PostStoreProtocol) async throws -> (Int, SyncState?, Int?)
+    {
+        if let store = store as? any StoreDescribing {
+            let description = try await store.describe()
+            return (description.count, description.syncStates.first, description.formatVersion)
         }
         var states = try await store.syncStates()
         for _ in 0..<10 {
             let count = try await store.count()
             let statesAfter = try await store.syncStates()
-            if statesAfter == states { return (count, states.first) }
+            if statesAfter == states { return (count, states.first, nil) }
             states = statesAfter
         }
         // Syncs kept committing: the last reads are as close together as they get.
-        return (try await store.count(), states.first)
-    }
-
-    /// The SQLite schema version; nil for any other store (a JSON store's version comes from its own read).
-    private static func sqliteSchemaVersion(_ spec: StoreSpec) throws -> Int? {
-        guard case .sqlite(let path) = spec else { return nil }
-        return try SQLitePostStore.schemaStatus(ofStoreAt: path).version
+        return (try await store.count(), states.first, nil)
     }
 }
 

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import PostStore
+import PostStoreLive
 
-/// `poststore migrate`: applies a SQLite store's pending migrations, or lists them.
+/// `poststore migrate`: applies a store's pending schema migrations (SQLite has them), or lists them.
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Apply a SQLite store's pending migrations, or list applied and pending ones with --status.",
+        abstract: "Apply a store's pending schema migrations, or list applied and pending ones with --status.",
         discussion: """
             Examples:
               poststore migrate --store demo.sqlite --status
@@ -22,31 +23,28 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
-            guard case .sqlite(let path) = spec else {
-                // Opening checks the store is there and readable, as for a SQLite store.
+            guard let path = spec.path, let migrationStatus = spec.engine.migrationStatus else {
+                // Opening checks the store is there and readable, as for a store with migrations.
                 _ = try StoreOptions.store(spec, openMode: .openExisting)
-                let why =
-                    spec.path == nil
-                    ? "an in-memory store lasts one command" : "a JSON store's format is versioned as a whole"
-                Output.line("\(spec) has no migrations: only SQLite stores do (\(why)).".withVisibleControls)
+                let withMigrations = StoreEngine.all.filter { $0.migrationStatus != nil }.map(\.scheme)
+                Output.line(
+                    ("\(spec) has no migrations: only \(withMigrations.joined(separator: ", ")) stores do "
+                        + "(\(spec.engine.withoutMigrationsBecause)).").withVisibleControls
+                )
                 return
             }
             // The schema status opens the file itself, so a folder is refused here first.
             try StoreOptions.refuseFolder(spec, openMode: .openExisting)
-            let before = try StoreOptions.pointingAtSync(spec) { try SQLitePostStore.schemaStatus(ofStoreAt: path) }
+            let before = try StoreOptions.pointingAtSync(spec) { try migrationStatus(path) }
             if status {
-                for migration in before.applied { Output.line("applied  \(Self.name(migration))") }
-                for migration in before.pending { Output.line("pending  \(Self.name(migration))") }
+                for name in before.applied { Output.line("applied  \(name)") }
+                for name in before.pending { Output.line("pending  \(name)") }
                 return
             }
             _ = try StoreOptions.store(spec, openMode: .openExisting)
-            let after = try SQLitePostStore.schemaStatus(ofStoreAt: path)
+            let after = try migrationStatus(path)
             let count = after.applied.count - before.applied.count
             Output.line("Applied \(count) migration\(count == 1 ? "" : "s"); schema version \(after.version).")
         }
-    }
-
-    private static func name(_ migration: SQLiteSchemaStatus.Migration) -> String {
-        migration.name
     }
 }

@@ -40,11 +40,7 @@ final class NewStoreWrite {
         staging = try NewStoreStaging(finalPath: file, fileSystem: LocalFileSystem(), clock: SystemClock())
         self.spec = spec
         self.path = path
-        switch spec {
-        case .sqlite: stagedSpec = .sqlite(staging.storePath)
-        case .json: stagedSpec = .json(staging.storePath)
-        case .memory: stagedSpec = .memory
-        }
+        stagedSpec = spec.atPath(staging.storePath)
         InterruptHandler.removeOnInterrupt(
             files: staging.storeFiles,
             lockFile: staging.lockFile,
@@ -73,7 +69,7 @@ final class NewStoreWrite {
     /// - Throws: ``PostStoreError`` when the store cannot be finished, flushed or linked.
     func publish() throws -> Bool {
         do {
-            if case .sqlite = spec { try SQLitePostStore.finishBuildingOffToTheSide(at: staging.storePath) }
+            try spec.engine.finishBuildingOffToTheSide(staging.storePath)
             return try staging.publish()
         } catch let error as PostStoreError {
             throw namingFinalPath(error)

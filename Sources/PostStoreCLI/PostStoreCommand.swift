@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import PostStore
+import PostStoreLive
 
 /// `poststore`: sync JSONPlaceholder-style posts into a store and query them.
 @main
@@ -8,7 +10,7 @@ struct PostStoreCommand: AsyncParsableCommand {
         commandName: "poststore",
         abstract: "Sync JSONPlaceholder-style posts into a store, and query them.",
         discussion: """
-            Stores: --store sqlite:PATH | json:PATH | memory: (or a path ending in .sqlite, .sqlite3, .db or .json); \
+            Stores: --store \(StoreSpec.spellings) (or a path ending in \(StoreSpec.fileExtensions)); \
             default $POSTSTORE_STORE, else $XDG_DATA_HOME/poststore/posts.sqlite.
             Exit codes: 0 ok, 64 usage, 65 bad data from the source, 66 no such store or input, 69 source \
             unavailable, 74 store cannot be read or written, 1 anything else.

@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostStore
+import PostStoreLive
 
 /// The options every command shares: which store, and how much to say.
 struct StoreOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "sqlite:PATH, json:PATH, memory:, or a .sqlite/.sqlite3/.db/.json path.",
+            "\(StoreSpec.spellings), or a path ending in \(StoreSpec.fileExtensions).",
             valueName: "spec"
         )
     )
@@ -62,19 +63,25 @@ struct StoreOptions: ParsableArguments {
             )
     }
 
-    /// The store alone, for the commands that only read or copy: resolved from the composition root's live
-    /// registration, so no data service or HTTP client is made for them.
+    /// The live graph of `configuration`, registered by the composition root in a container of its own: the one
+    /// route by which every command gets its objects. Each is made when first resolved, so a command that resolves
+    /// only the store makes no data service and no HTTP client.
+    static func live(_ configuration: PostStoreConfiguration, logger: Logger = silentLogger) -> DependencyStore {
+        let container = DependencyStore()
+        container.registerLive(configuration, logger: logger)
+        return container
+    }
+
+    /// The store alone, for the commands that only read or copy.
     static func store(
         _ spec: StoreSpec,
         openMode: StoreOpenMode,
         buildsOffToTheSide: Bool = false
     ) throws -> any PostStoreProtocol {
         try refuseFolder(spec, openMode: openMode)
-        var configuration = PostStoreConfiguration(store: spec.configuration, openMode: openMode)
+        var configuration = PostStoreConfiguration(store: spec, openMode: openMode)
         configuration.buildsOffToTheSide = buildsOffToTheSide
-        let container = DependencyStore()
-        container.registerLive(configuration)
-        return try pointingAtSync(spec) { try container.resolve() }
+        return try pointingAtSync(spec) { try live(configuration).resolve() }
     }
 
     /// Runs `body`, adding to a missing store's error that `poststore sync` creates it.
@@ -90,27 +97,6 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// The live graph for `spec` and `source`, wired by the composition root. (`sync` has refused a store path that
-    /// is a folder already, with ``checkFolder(of:)`` or ``refuseFolder(_:openMode:)``.)
-    func dependencies(
-        _ spec: StoreSpec,
-        source: PostStoreConfiguration.Source = .http(HTTPPostDataService.defaultURL),
-        openMode: StoreOpenMode,
-        buildsOffToTheSide: Bool = false,
-        requestTimeout: Duration = .seconds(30),
-        retryPolicy: RetryPolicy = RetryPolicy(),
-        limits: PayloadLimits = PayloadLimits(),
-        logger: Logger = Logger(label: "poststore") { _ in SwiftLogNoOpLogHandler() }
-    ) throws -> PostStoreDependencies {
-        var configuration = PostStoreConfiguration(
-            store: spec.configuration,
-            source: source,
-            openMode: openMode,
-            requestTimeout: requestTimeout,
-            retryPolicy: retryPolicy,
-            limits: limits
-        )
-        configuration.buildsOffToTheSide = buildsOffToTheSide
-        return try Self.pointingAtSync(spec) { try PostStoreDependencies.live(configuration, logger: logger) }
-    }
+    /// A logger that drops everything: the commands print their own lines.
+    static let silentLogger = Logger(label: "poststore") { _ in SwiftLogNoOpLogHandler() }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostStore
+import PostStoreHTTP
+import PostStoreLive
 
 /// `poststore sync`: brings the store up to date with the source.
 struct SyncCommand: AsyncParsableCommand {
@@ -102,10 +104,10 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let spec = try options.spec()
-        let source = try SourceSpec.resolve(from, pageSize: pageSize, environment: environment)
+        let source = try PostStoreConfiguration.Source.resolve(from, pageSize: pageSize, environment: environment)
         try await Failure.report(verbose: options.verbose) {
             let isDefaultStore = options.store == nil && (environment["POSTSTORE_STORE"] ?? "").isEmpty
-            if case .sqlite(let path) = spec, isDefaultStore, !dryRun {
+            if let path = spec.path, isDefaultStore, !dryRun {
                 // The default store's folder is ours to create.
                 try? FileManager.default.createDirectory(
                     atPath: path.parentFolderPath,
@@ -144,13 +146,13 @@ struct SyncCommand: AsyncParsableCommand {
     ) async throws -> SyncReport {
         let options = SyncOptions(prune: prune, force: force, dryRun: dryRun)
         guard !dryRun, let newStore = try NewStoreWrite.begin(spec) else {
-            return try await wire(spec, source).syncService.sync(options, progress: progress.show)
+            return try await wire(spec, source).resolve(SyncService.self).sync(options, progress: progress.show)
         }
         defer { newStore.discard() }
         // The staged store is released when `build` returns, before it is published.
         let (report, posts) = try await newStore.build {
             let staged = try wire(newStore.stagedSpec, source, buildsOffToTheSide: true)
-            let posts = ReplayingPostDataService(staged.dataService)
+            let posts = ReplayingPostDataService(try staged.resolve())
             return (try await syncService(staged, posts).sync(options, progress: progress.show), posts)
         }
         if try newStore.publish() { return report }
@@ -160,43 +162,45 @@ struct SyncCommand: AsyncParsableCommand {
         return try await syncService(try wire(spec, source), posts).sync(options, progress: progress.show)
     }
 
-    /// A sync service for `dependencies`' store, reading `posts`.
-    private func syncService(_ dependencies: PostStoreDependencies, _ posts: any PostDataService) -> SyncService {
-        SyncService(dataService: posts, store: dependencies.store, clock: dependencies.clock, logger: logger)
+    /// A sync service for the store of `graph`, reading `posts`.
+    private func syncService(_ graph: DependencyStore, _ posts: any PostDataService) throws -> SyncService {
+        SyncService(dataService: posts, store: try graph.resolve(), clock: try graph.resolve(), logger: logger)
     }
 
-    /// The live graph. A dry run never creates a store: on a missing one it previews against an empty store.
+    /// The live graph, its store opened. A dry run never creates a store: on a missing one it previews against an
+    /// empty store.
     private func wire(
         _ spec: StoreSpec,
         _ source: PostStoreConfiguration.Source,
         buildsOffToTheSide: Bool = false
-    ) throws -> PostStoreDependencies {
+    ) throws -> DependencyStore {
         let wire = { (spec: StoreSpec, openMode: StoreOpenMode) in
-            try options.dependencies(
-                spec,
+            var configuration = PostStoreConfiguration(
+                store: spec,
                 source: source,
                 openMode: openMode,
-                buildsOffToTheSide: buildsOffToTheSide,
                 requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())),
                 retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
-                limits: PayloadLimits(maximumPostBytes: maxPostSize.bytes, maximumPayloadBytes: maxPayloadSize.bytes),
-                logger: logger
+                limits: PayloadLimits(maximumPostBytes: maxPostSize.bytes, maximumPayloadBytes: maxPayloadSize.bytes)
             )
+            configuration.buildsOffToTheSide = buildsOffToTheSide
+            let graph = StoreOptions.live(configuration, logger: logger)
+            // The store is opened now, so that a missing one is reported before anything is fetched.
+            _ = try StoreOptions.pointingAtSync(spec) { try graph.resolve((any PostStoreProtocol).self) }
+            return graph
         }
         guard dryRun else { return try wire(spec, .createIfMissing) }
         do {
             return try wire(spec, .openExisting)
         } catch let error as PostStoreError where error.code == .storeNotFound {
-            return try wire(.memory, .createIfMissing)
+            return try wire(StoreSpec(.inMemory), .createIfMissing)
         }
     }
 
-    private var logger: Logger { options.verbose && !quiet ? Self.standardErrorLogger : Self.silentLogger }
+    private var logger: Logger { options.verbose && !quiet ? Self.standardErrorLogger : StoreOptions.silentLogger }
 
     /// With `--verbose`: the sync's and each retry's log lines on standard error.
     private static let standardErrorLogger = Logger(label: "poststore") { StreamLogHandler.standardError(label: $0) }
-
-    private static let silentLogger = Logger(label: "poststore") { _ in SwiftLogNoOpLogHandler() }
 
     static func text(_ report: SyncReport, store: StoreSpec) -> String {
         let verb = report.dryRun ? "Dry run: would sync" : "Synced"
@@ -208,14 +212,6 @@ struct SyncCommand: AsyncParsableCommand {
         return "\(verb) \(report.source) into \(store): \(report.fetched) fetched, \(report.inserted) inserted, "
             + "\(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted "
             + "(\(pages), \(seconds) s)."
-    }
-}
-
-extension PostStoreConfiguration.Source {
-    /// Whether the source is a file (or standard input) rather than a URL.
-    fileprivate var isFile: Bool {
-        if case .file = self { return true }
-        return false
     }
 }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import PostStore
+import PostStoreLive
 
 /// `swift run poststore-quickstart [FILE | -]`: syncs a file of posts (by default `Samples/posts.json`; a JSON
-/// array or one post per line; `-` for standard input) into each of the three engines, each wired by the
+/// array or one post per line; `-` for standard input) into a store of each engine, each wired by the
 /// composition root `PostStoreDependencies.live(_:)`, runs one query on each, and shows that they answer the same.
 ///
 /// A tour of the library API, for code that embeds PostStore (the `poststore` command-line tool does the same
@@ -51,17 +52,17 @@ struct QuickStart {
             try FileHandle.standardInput.readDataToEndOfFile().write(to: URL(fileURLWithPath: input))
         }
 
-        // Each engine's graph comes from the composition root, as an app's would.
-        let engines: [(name: String, store: PostStoreConfiguration.Store)] = [
-            ("in-memory", .inMemory),
-            ("JSON file", .jsonFile(path: folder.appendingPathComponent("posts.json").path)),
-            ("SQLite", .sqlite(path: folder.appendingPathComponent("posts.sqlite").path)),
-        ]
+        // Each engine's graph comes from the composition root, as an app's would: one store of every engine in its
+        // table.
+        let stores = StoreEngine.all.map { engine in
+            guard let fileExtension = engine.fileExtensions.first else { return StoreSpec(engine) }
+            return StoreSpec(engine, path: folder.appendingPathComponent("posts." + fileExtension).path)
+        }
         let query = PostQuery(userIds: [1], search: "dolor", sort: .title)
         let quiet = Logger(label: "poststore-quickstart") { _ in SwiftLogNoOpLogHandler() }
         var lines: [String] = []
         var answers: [[Post]] = []
-        for (name, store) in engines {
+        for store in stores {
             let configuration = PostStoreConfiguration(store: store, source: .file(path: input))
             let dependencies = try PostStoreDependencies.live(configuration, logger: quiet)
             let first = try await dependencies.syncService.sync()
@@ -69,7 +70,7 @@ struct QuickStart {
             let answer = try await dependencies.store.query(query)
             answers.append(answer)
             lines.append(
-                "\(name): first sync fetched \(first.fetched) and inserted \(first.inserted), "
+                "\(store.engine): first sync fetched \(first.fetched) and inserted \(first.inserted), "
                     + "second left \(again.unchanged) unchanged; \(answer.count) posts match"
             )
         }
@@ -82,7 +83,7 @@ struct QuickStart {
             print("  #\(post.id)  \(post.title)")
         }
         let agree = answers.allSatisfy { $0 == answers[0] }
-        print(agree ? "\nAll three engines gave the same answer." : "\nThe engines disagree: this is a bug.")
+        print(agree ? "\nAll \(stores.count) engines gave the same answer." : "\nThe engines disagree: this is a bug.")
         if !agree { exit(1) }
     }
 

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import PostStore
+import PostStoreHTTP
+import PostStoreJSONFile
+import PostStoreLive
+import PostStoreSQLite
 import Testing
 
 @testable import PostStoreCLI
@@ -9,65 +13,73 @@ import Testing
 /// misread.
 @Suite struct ParsingTests {
     @Test(arguments: [
-        ("sqlite:a/b.db", StoreSpec.sqlite("a/b.db")),
-        ("SQLite:x", .sqlite("x")),
-        ("json:posts.json", .json("posts.json")),
-        ("json:weird.sqlite", .json("weird.sqlite")),
-        ("memory:", .memory),
-        ("posts.sqlite", .sqlite("posts.sqlite")),
-        ("dir/posts.SQLITE3", .sqlite("dir/posts.SQLITE3")),
-        ("/tmp/a.db", .sqlite("/tmp/a.db")),
-        ("posts.json", .json("posts.json")),
-        ("./c:d/posts.json", .json("./c:d/posts.json")),
+        ("sqlite:a/b.db", StoreSpec(.sqlite, path: "a/b.db")),
+        ("SQLite:x", StoreSpec(.sqlite, path: "x")),
+        ("json:posts.json", StoreSpec(.jsonFile, path: "posts.json")),
+        ("json:weird.sqlite", StoreSpec(.jsonFile, path: "weird.sqlite")),
+        ("memory:", StoreSpec(.inMemory)),
+        ("posts.sqlite", StoreSpec(.sqlite, path: "posts.sqlite")),
+        ("dir/posts.SQLITE3", StoreSpec(.sqlite, path: "dir/posts.SQLITE3")),
+        ("/tmp/a.db", StoreSpec(.sqlite, path: "/tmp/a.db")),
+        ("posts.json", StoreSpec(.jsonFile, path: "posts.json")),
+        ("./c:d/posts.json", StoreSpec(.jsonFile, path: "./c:d/posts.json")),
         // A combining mark after the `:` or the `/` joins it into a larger `Character`, not into another byte.
-        ("sqlite:\u{301}x.db", .sqlite("\u{301}x.db")),
-        ("JSON:\u{301}x", .json("\u{301}x")),
-        ("a/\u{301}b:c.json", .json("a/\u{301}b:c.json")),
+        ("sqlite:\u{301}x.db", StoreSpec(.sqlite, path: "\u{301}x.db")),
+        ("JSON:\u{301}x", StoreSpec(.jsonFile, path: "\u{301}x")),
+        ("a/\u{301}b:c.json", StoreSpec(.jsonFile, path: "a/\u{301}b:c.json")),
     ])
     func storeSpecsParse(text: String, spec: StoreSpec) throws {
-        let parsed = try StoreSpec(parsing: text)
+        let parsed = try StoreSpec(option: text)
         #expect(parsed == spec)
         #expect(parsed.description.utf8.elementsEqual(spec.description.utf8), "byte for byte")
     }
 
     @Test(arguments: ["posts.txt", "posts", "ftp:x", "sqlite:", "json:", "memory:x", ""])
     func badStoreSpecsAreUsageErrors(text: String) {
-        #expect(throws: ValidationError.self) { try StoreSpec(parsing: text) }
+        #expect(throws: ValidationError.self) { try StoreSpec(option: text) }
     }
 
     @Test func theStoreComesFromTheOptionThenTheEnvironmentThenTheDataHome() throws {
         let environment = ["POSTSTORE_STORE": "json:env.json", "XDG_DATA_HOME": "/data", "HOME": "/home/me"]
-        #expect(try StoreSpec.resolve("a.sqlite", environment: environment) == .sqlite("a.sqlite"))
-        #expect(try StoreSpec.resolve(nil, environment: environment) == .json("env.json"))
+        #expect(try StoreSpec.resolve("a.sqlite", environment: environment) == StoreSpec(.sqlite, path: "a.sqlite"))
+        #expect(try StoreSpec.resolve(nil, environment: environment) == StoreSpec(.jsonFile, path: "env.json"))
         #expect(
             try StoreSpec.resolve(nil, environment: ["XDG_DATA_HOME": "/data"])
-                == .sqlite("/data/poststore/posts.sqlite")
+                == StoreSpec(.sqlite, path: "/data/poststore/posts.sqlite")
         )
         #expect(
             try StoreSpec.resolve(nil, environment: ["POSTSTORE_STORE": "", "HOME": "/home/me"])
-                == .sqlite("/home/me/.local/share/poststore/posts.sqlite")
+                == StoreSpec(.sqlite, path: "/home/me/.local/share/poststore/posts.sqlite")
         )
     }
 
     @Test func sourcesParse() throws {
-        #expect(try SourceSpec.resolve(nil, pageSize: nil, environment: [:]) == .http(HTTPPostDataService.defaultURL))
-        #expect(try SourceSpec.resolve("-", pageSize: nil, environment: [:]) == .file(path: "-"))
         #expect(
-            try SourceSpec.resolve(nil, pageSize: nil, environment: ["POSTSTORE_SOURCE": "in.json"])
+            try PostStoreConfiguration.Source.resolve(nil, pageSize: nil, environment: [:])
+                == .http(HTTPPostDataService.defaultURL)
+        )
+        #expect(try PostStoreConfiguration.Source.resolve("-", pageSize: nil, environment: [:]) == .file(path: "-"))
+        #expect(
+            try PostStoreConfiguration.Source.resolve(nil, pageSize: nil, environment: ["POSTSTORE_SOURCE": "in.json"])
                 == .file(path: "in.json")
         )
         let url = URL(string: "https://example.com/posts?x=1")!
-        #expect(try SourceSpec.resolve(url.absoluteString, pageSize: 5, environment: [:]) == .http(url, pageSize: 5))
+        #expect(
+            try PostStoreConfiguration.Source.resolve(url.absoluteString, pageSize: 5, environment: [:])
+                == .http(url, pageSize: 5)
+        )
         #expect(throws: ValidationError.self) {
-            try SourceSpec.resolve("ftp://x/posts", pageSize: nil, environment: [:])
+            try PostStoreConfiguration.Source.resolve("ftp://x/posts", pageSize: nil, environment: [:])
         }
-        #expect(throws: ValidationError.self) { try SourceSpec.resolve("in.json", pageSize: 5, environment: [:]) }
+        #expect(throws: ValidationError.self) {
+            try PostStoreConfiguration.Source.resolve("in.json", pageSize: 5, environment: [:])
+        }
     }
 
     /// A combining mark after a scheme's colon, or after a slash before it: the bytes decide.
     @Test func aCombiningMarkAfterTheSchemeLeavesItAScheme() {
         #expect(throws: ValidationError.self) {
-            try SourceSpec.resolve("ftp:\u{301}x", pageSize: nil, environment: [:])
+            try PostStoreConfiguration.Source.resolve("ftp:\u{301}x", pageSize: nil, environment: [:])
         }
         #expect("ftp:\u{301}x".scheme.map(String.init) == "ftp")
         #expect("a/\u{301}b:c".scheme == nil)

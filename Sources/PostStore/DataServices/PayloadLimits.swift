@@ -39,7 +39,7 @@ public struct PayloadLimits: Sendable, Hashable {
     }
 
     /// Refuses limits below one byte.
-    func validate() throws(PostStoreError) {
+    package func validate() throws(PostStoreError) {
         guard maximumPostBytes >= 1, maximumPayloadBytes >= 1 else {
             throw PostStoreError(
                 .invalidArgument,
@@ -50,7 +50,7 @@ public struct PayloadLimits: Sendable, Hashable {
     }
 
     /// The message for a payload over ``maximumPayloadBytes``.
-    func payloadTooLarge(_ what: String) -> String {
+    package func payloadTooLarge(_ what: String) -> String {
         "\(what) is larger than the limit of \(Self.describe(bytes: maximumPayloadBytes)) held in memory at once; nothing was "
             + "written. Raise the limit if the source is right."
     }

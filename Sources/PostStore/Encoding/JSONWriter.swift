@@ -3,24 +3,27 @@
 /// Foundation's `JSONEncoder` orders keys by hashing on Linux (or alphabetically with `.sortedKeys`); PostStore's
 /// files and output keep JSONPlaceholder's order `userId, id, title, body`, and writing bytes directly is also
 /// several times faster.
-struct JSONWriter {
+package struct JSONWriter {
+    /// An empty buffer.
+    package init() {}
+
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The JSON text so far, UTF-8.
-    private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
     /// Appends raw, already valid JSON text.
-    mutating func raw(_ text: String) {
+    package mutating func raw(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
 
     /// Appends an integer.
-    mutating func integer(_ value: some BinaryInteger) {
+    package mutating func integer(_ value: some BinaryInteger) {
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// Appends a string literal with every character JSON requires escaped; all other text is kept as UTF-8.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
@@ -40,7 +43,7 @@ struct JSONWriter {
     }
 
     /// Appends `"key": ` (the key escaped).
-    mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         string(key)
         raw(": ")
     }
@@ -50,7 +53,7 @@ struct JSONWriter {
     /// - Parameters:
     ///   - post: The post.
     ///   - indent: The indentation of the object's lines; `nil` writes it on one line.
-    mutating func post(_ post: Post, indent: String? = nil) {
+    package mutating func post(_ post: Post, indent: String? = nil) {
         let open = indent.map { "{\n\($0)  " } ?? "{"
         let separator = indent.map { ",\n\($0)  " } ?? ", "
         let close = indent.map { "\n\($0)}" } ?? "}"

@@ -25,7 +25,7 @@ public enum PostDecoding {
     ///   - data: The JSON it was decoding, to look up the bad record's id.
     ///   - position: How to name the position of the record at an array index, by default "at index 7".
     /// - Returns: A sentence for a person.
-    static func describe(
+    package static func describe(
         _ error: DecodingError,
         in data: Data,
         position: (Int) -> String = { "at index \($0)" }

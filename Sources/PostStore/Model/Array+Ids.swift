@@ -1,6 +1,6 @@
 extension Array where Element == Int {
     /// Whether a sorted array holds `value`, by binary search.
-    func containsSorted(_ value: Int) -> Bool {
+    package func containsSorted(_ value: Int) -> Bool {
         var low = startIndex
         var high = endIndex
         while low < high {
@@ -16,7 +16,7 @@ extension Array where Element == Int {
     /// A repeat is looked for in `sorted` (this array, sorted) first, so the hash table that finds the positions
     /// is built only when there is one: for ids, which usually come in order, sorting once costs far less than a
     /// lookup per id.
-    func firstRepeat(sorted: [Int]) -> (position: Int, earlier: Int)? {
+    package func firstRepeat(sorted: [Int]) -> (position: Int, earlier: Int)? {
         guard zip(sorted, sorted.dropFirst()).contains(where: { $0 == $1 }) else { return nil }
         var first = [Int: Int](minimumCapacity: count)
         for (position, value) in enumerated() {

@@ -67,7 +67,7 @@ public struct PostChangeSet: Sendable, Hashable {
     ///     the latest, so the newest state is always the last one committed (equal times would fall back to
     ///     ordering by source name). A state given ``SyncStateRecording/asGiven`` keeps its time.
     /// - Returns: The state to save, or `nil` when the change set has none.
-    func syncState(
+    package func syncState(
         after summary: WriteSummary,
         storedETag: (String) throws -> String?,
         latestSyncedAt: (String) throws -> Int64?
@@ -118,7 +118,7 @@ public struct PostChangeSet: Sendable, Hashable {
     /// - Returns: The stored ids among ``deletions`` and, with ``deletesAbsentPosts``, those not upserted; sorted.
     /// - Throws: ``PostStoreError/Code/tooManyDeletions`` when they are more than the limit allows, or what the
     ///   closures throw.
-    func deletedIds(
+    package func deletedIds(
         storedCount: Int,
         storedIds: () throws -> [Int],
         isStored: (Int) throws -> Bool,

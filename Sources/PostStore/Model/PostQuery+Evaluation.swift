@@ -2,7 +2,7 @@ extension PostQuery {
     /// Checks that the window is valid.
     ///
     /// - Throws: ``PostStoreError/Code/invalidQuery`` when `limit` or `offset` is negative.
-    func validate() throws(PostStoreError) {
+    package func validate() throws(PostStoreError) {
         if let limit, limit < 0 {
             throw PostStoreError(.invalidQuery, "The query's limit must not be negative (got \(limit)).")
         }

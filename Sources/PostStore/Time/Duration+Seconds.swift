@@ -1,6 +1,6 @@
 extension Duration {
     /// The duration in seconds for people, to the millisecond: `0.075 s`, `7 s`, `3600 s`.
-    var secondsDescription: String {
+    package var secondsDescription: String {
         let (seconds, attoseconds) = components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         var fraction = String(String(1000 + abs(milliseconds % 1000)).dropFirst())

@@ -1,11 +1,15 @@
 import Foundation
 import Logging
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// The container: registration, lifetimes, errors, and overrides scoped to a task.
 @Suite struct DependencyStoreTests {
@@ -199,7 +203,10 @@ import Testing
 
     @Test func overridingOnlyTheClockOrTheLoggerKeepsTheLiveStore() async throws {
         let container = DependencyStore()
-        container.registerLive(PostStoreConfiguration(store: .inMemory, source: .file(path: "/none")), logger: .silent)
+        container.registerLive(
+            PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none")),
+            logger: .silent
+        )
         let rootStore = try container.resolve((any PostStoreProtocol).self)
 
         let scoped = try await DependencyStore.$current.withValue(container) {
@@ -218,7 +225,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let container = DependencyStore()
         container.registerLive(
-            PostStoreConfiguration(store: .sqlite(path: directory.file("live.sqlite")), source: .file(path: "/none")),
+            PostStoreConfiguration(
+                store: StoreSpec(.sqlite, path: directory.file("live.sqlite")),
+                source: .file(path: "/none")
+            ),
             logger: .silent
         )
         let store = InMemoryPostStore()
@@ -242,7 +252,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try SamplePosts.json(SamplePosts.make(count: 5)).write(to: URL(fileURLWithPath: directory.file("in.json")))
         let configuration = PostStoreConfiguration(
-            store: .sqlite(path: directory.file("posts.sqlite")),
+            store: StoreSpec(.sqlite, path: directory.file("posts.sqlite")),
             source: .file(path: directory.file("in.json"))
         )
 

@@ -1,9 +1,13 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// `poststore info` shows a store's post count and its last sync; every engine reads both from one state, so a
 /// reader beside a writer (another instance on the same file, as another process would be) never pairs one sync's
@@ -13,7 +17,7 @@ import Testing
     func theCountAndTheLastSyncComeFromOneState(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let writer = try kind.makeStore(in: directory)
-        let reader = try #require((try kind.reopen(in: directory) ?? writer) as? any CountAndSyncStatesReading)
+        let reader = try #require((try kind.reopen(in: directory) ?? writer) as? any StoreDescribing)
         let sources = [("a", SamplePosts.make(count: 30)), ("b", SamplePosts.make(count: 47))]
 
         async let syncs: Void = {
@@ -29,7 +33,8 @@ import Testing
         }()
         var mismatches: [String] = []
         for _ in 0..<300 {
-            let (count, states) = try await reader.countAndSyncStates()
+            let description = try await reader.describe()
+            let (count, states) = (description.count, description.syncStates)
             if let last = states.first, last.fetched != count {
                 mismatches.append("\(count) posts with the state of \(last.source) (\(last.fetched) fetched)")
             }
@@ -38,7 +43,8 @@ import Testing
         try await syncs
 
         #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
-        let (count, states) = try await reader.countAndSyncStates()
+        let description = try await reader.describe()
+        let (count, states) = (description.count, description.syncStates)
         #expect(count == 47 && states.first?.source == "b" && states.count == 2)
     }
 }

@@ -1,8 +1,12 @@
 import Foundation
+import PostStoreLive
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// The contract of ``PostStoreProtocol``, run on every engine. A new engine joins by adding a case to `StoreKind`.
 @Suite("PostStoreProtocol contract")

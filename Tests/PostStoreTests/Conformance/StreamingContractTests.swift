@@ -1,8 +1,12 @@
 import Foundation
+import PostStoreLive
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// The contract of ``PostStoreProtocol/apply(_:streaming:)`` and ``PostStoreProtocol/preview(_:streaming:)`` on
 /// every engine: a streamed write is the same write as one with every post in the change set, and a stream that

@@ -1,10 +1,14 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 @Suite("Reading posts from a file")
 struct FilePostDataServiceTests {

@@ -1,7 +1,11 @@
 import Foundation
+import PostStoreLive
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 @Suite("HTTP headers")
 struct HTTPHeadersTests {

@@ -1,10 +1,14 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// The HTTP data service over real HTTP: a ``TestHTTPServer`` on 127.0.0.1 playing json-server, the live
 /// ``URLSessionHTTPClient``, and a test clock with fixed jitter so retries never really wait. Wall time is measured

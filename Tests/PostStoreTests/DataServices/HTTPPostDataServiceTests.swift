@@ -1,9 +1,13 @@
 import Foundation
+import PostStoreLive
 import PostStoreTesting
 import Synchronization
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// The HTTP data service against a scripted client: requests, paging, conditional requests and retries, with time
 /// on a test clock.

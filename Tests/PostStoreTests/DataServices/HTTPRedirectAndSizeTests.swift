@@ -1,9 +1,13 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// Redirects and answer sizes over real HTTP with the live ``URLSessionHTTPClient``: redirects are followed within
 /// a limit and never from `https` to another scheme; an answer over the payload limit is refused, whether its

@@ -1,6 +1,10 @@
+import PostStoreLive
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 @Suite("Retry policy")
 struct RetryPolicyTests {

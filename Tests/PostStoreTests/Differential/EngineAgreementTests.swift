@@ -1,10 +1,14 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import PropertyBased
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// Random posts and random queries give identical answers from every engine.
 ///

@@ -1,8 +1,12 @@
 import Foundation
+import PostStoreLive
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// Payloads built to exhaust memory or the stack: posts longer than the limit, endless values, deep nesting. Each
 /// is refused with one line of ``PostStoreError/Code/invalidData``, and a stream stops reading soon after the

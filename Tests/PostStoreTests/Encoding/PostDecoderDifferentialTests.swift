@@ -1,8 +1,12 @@
 import Foundation
+import PostStoreLive
 import PropertyBased
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// `PostPayload`'s hand-written decoder checked against Foundation's `JSONDecoder`, the decoder it replaced.
 ///

@@ -1,9 +1,13 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// What the file-backed engines share: opening, and waiting for another process's lock.
 @Suite("File-backed stores")

@@ -1,9 +1,13 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 @Suite("JSON-file store")
 struct JSONFilePostStoreTests {
@@ -102,9 +106,9 @@ struct JSONFilePostStoreTests {
         try Data(document.utf8).write(to: URL(fileURLWithPath: path))
         let store = try JSONFilePostStore(path: path, mode: .openExisting)
 
-        let (count, syncStates, formatVersion) = try await store.countSyncStatesAndFormatVersion()
+        let description = try await store.describe()
 
-        #expect(count == 1 && syncStates.isEmpty && formatVersion == 1)
+        #expect(description == StoreDescription(count: 1, syncStates: [], formatVersion: 1))
     }
 
     @Test("a write that changes nothing does not rewrite the file")

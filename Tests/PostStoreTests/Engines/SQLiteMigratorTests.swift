@@ -1,10 +1,14 @@
 import Foundation
-import PostStoreMigrations
+import PostStoreLive
+import PostStoreSQLiteMigrations
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 @Suite("SQLite migrations")
 struct SQLiteMigratorTests {
@@ -13,9 +17,9 @@ struct SQLiteMigratorTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test("every .sql file in Migrations/ is embedded, byte for byte, and numbered 1, 2, 3, … in order")
+    @Test("every .sql file in Migrations/SQLite is embedded, byte for byte, and numbered 1, 2, 3, … in order")
     func embeddedMigrationsMatchTheFolder() throws {
-        let folder = Self.packageRoot.appendingPathComponent("Migrations")
+        let folder = Self.packageRoot.appendingPathComponent("Migrations/SQLite")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".sql") }.sorted()
         #expect(files.count >= 3)

@@ -1,9 +1,13 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// Paths whose `/` is followed by a combining mark: to Swift's `Character`s the two are one, `"/\u{301}"`, which is
 /// not `"/"`; to the file system the slash is a byte like any other. Every path question is asked of the bytes.

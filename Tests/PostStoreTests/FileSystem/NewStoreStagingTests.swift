@@ -1,9 +1,13 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// A new store is built in a staging folder and linked to its path only if nothing is there: publishing never
 /// replaces a file, and what a builder leaves is deleted only once no builder holds it.

@@ -1,6 +1,10 @@
+import PostStoreLive
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// Paths cut by hand (Foundation's `deletingLastPathComponent` crashes on a one-character relative path on Linux).
 @Suite struct ParentFolderTests {

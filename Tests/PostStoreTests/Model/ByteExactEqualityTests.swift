@@ -1,5 +1,9 @@
 import Foundation
 import PostStore
+import PostStoreHTTP
+import PostStoreJSONFile
+import PostStoreLive
+import PostStoreSQLite
 import Testing
 
 /// The models whose text a store or a server compares byte for byte compare and hash it that way too: Swift's

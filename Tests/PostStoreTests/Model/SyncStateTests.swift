@@ -1,5 +1,9 @@
 import Foundation
 import PostStore
+import PostStoreHTTP
+import PostStoreJSONFile
+import PostStoreLive
+import PostStoreSQLite
 import Testing
 
 @Suite("Sync state")

@@ -1,8 +1,12 @@
 import Foundation
+import PostStoreLive
 import Synchronization
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// A file system that passes everything to the real one except the one step it is told to fail.
 final class FailingFileSystem: FileSystemProtocol {

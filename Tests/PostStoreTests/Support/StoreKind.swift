@@ -1,8 +1,12 @@
 import Foundation
+import PostStoreLive
 import PostStoreTestSupport
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// Every engine and engine configuration, so one test runs against each: `@Test(arguments: StoreKind.allCases)`.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {

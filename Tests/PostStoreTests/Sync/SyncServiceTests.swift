@@ -1,12 +1,16 @@
 import Foundation
 import InMemoryLogging
 import Logging
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing
 
 @testable import PostStore
+@testable import PostStoreHTTP
+@testable import PostStoreJSONFile
+@testable import PostStoreSQLite
 
 /// Sync scenarios, each run on every engine with a stub data service and a test clock.
 @Suite struct SyncServiceTests {

@@ -1,0 +1,29 @@
+/// How the composition root asks an engine to open a store: the settings every engine understands, and the live
+/// collaborators the file engines take.
+package struct StoreOpenOptions: Sendable {
+    /// Whether a missing store is created or an error.
+    package var mode: StoreOpenMode
+    /// How long a write waits for another process's lock.
+    package var lockTimeout: Duration
+    /// Whether the store is a new one built in a staging folder (``NewStoreStaging``) that no other process opens
+    /// before it is published, so the engine may skip what only protects other connections (SQLite's WAL).
+    package var buildsOffToTheSide: Bool
+    /// What waits for locks measure and sleep on.
+    package var clock: any ClockProtocol
+    /// The file system the JSON engine reads and writes through.
+    package var fileSystem: any FileSystemProtocol
+
+    package init(
+        mode: StoreOpenMode,
+        lockTimeout: Duration,
+        buildsOffToTheSide: Bool = false,
+        clock: any ClockProtocol,
+        fileSystem: any FileSystemProtocol
+    ) {
+        self.mode = mode
+        self.lockTimeout = lockTimeout
+        self.buildsOffToTheSide = buildsOffToTheSide
+        self.clock = clock
+        self.fileSystem = fileSystem
+    }
+}

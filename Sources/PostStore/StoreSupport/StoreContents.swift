@@ -1,0 +1,81 @@
+/// Everything a store holds, as plain values: the posts and the sync states.
+///
+/// The in-memory and JSON-file engines keep their data in this form and share its write and read logic, so they
+/// cannot drift apart; the SQLite engine implements the same contract in SQL and the differential tests hold it to
+/// this one.
+package struct StoreContents: Sendable, Equatable {
+    /// The posts, keyed by id.
+    package var posts: [Int: Post] = [:]
+
+    /// The sync states, keyed by source.
+    package var syncStates: [SourceKey: SyncState] = [:]
+
+    /// Nothing: an empty store.
+    package init() {}
+
+    /// A source compared byte for byte, as SQLite compares it: `String`'s `==` would merge `"café"` written
+    /// precomposed and decomposed, which are two sources to a store.
+    package struct SourceKey: Hashable, Sendable {
+        let bytes: [UInt8]
+
+        package init(_ source: String) { bytes = Array(source.utf8) }
+    }
+
+    /// The sync state saved for `source`, if any.
+    package func syncState(for source: String) -> SyncState? {
+        syncStates[SourceKey(source)]
+    }
+
+    /// Applies a change set, counting what it did; on a thrown error nothing has changed.
+    package mutating func apply(_ changes: PostChangeSet) throws -> WriteSummary {
+        try changes.validate()
+        let deleted = try changes.deletedIds(
+            storedCount: posts.count,
+            storedIds: { Array(posts.keys) },
+            isStored: { posts[$0] != nil }
+        )
+        var summary = WriteSummary()
+        for post in changes.upserts {
+            switch posts[post.id] {
+            case nil:
+                summary.inserted += 1
+                posts[post.id] = post
+            case let existing? where existing == post:
+                summary.unchanged += 1
+            case _?:
+                summary.updated += 1
+                posts[post.id] = post
+            }
+        }
+        for id in deleted {
+            posts[id] = nil
+        }
+        summary.deleted = deleted.count
+        if summary.changedAnything {
+            for key in Array(syncStates.keys) where syncStates[key]?.etag != nil {
+                syncStates[key]?.etag = nil
+            }
+        }
+        let state = changes.syncState(
+            after: summary,
+            storedETag: { syncState(for: $0)?.etag },
+            latestSyncedAt: { source in
+                syncStates.filter { $0.key != SourceKey(source) }.values.map(\.syncedAtMilliseconds).max()
+            }
+        )
+        if let state {
+            syncStates[SourceKey(state.source)] = state
+        }
+        return summary
+    }
+
+    /// Answers a query; see ``PostQuery``.
+    package func query(_ query: PostQuery) throws(PostStoreError) -> [Post] {
+        try query.evaluate(over: posts)
+    }
+
+    /// Every sync state, the most recent first.
+    package var orderedSyncStates: [SyncState] {
+        Array(syncStates.values).sortedMostRecentFirst()
+    }
+}

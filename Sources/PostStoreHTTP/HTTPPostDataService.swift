@@ -1,0 +1,314 @@
+public import Foundation
+public import Logging
+public import PostStore
+
+/// Fetches posts from a JSONPlaceholder-style HTTP endpoint, through an injected ``HTTPClient``.
+///
+/// - **Whole list or pages.** Without a page size, one `GET` of the URL returns the JSON array. With a page size
+///   `K`, pages are requested json-server style (`?_page=N&_limit=K`, keeping the URL's other query items) until a
+///   page holds fewer than `K` posts, the `X-Total-Count` header's total has arrived, or the `Link` header names
+///   no `next` page (when it names one, that URL is followed). A page repeating an earlier page's post, a page
+///   larger than `K`, or a final count that differs from `X-Total-Count` fails the fetch: the server is not paging
+///   the way it says, and a sync must not act on a partial list.
+/// - **Conditional requests.** An unpaged fetch sends the request's `ETag` as `If-None-Match`; `304 Not Modified`
+///   returns ``PostFetchResult/notModified``. Paged fetches are never conditional: a `304` for one page says
+///   nothing about the others.
+/// - **Timeouts and retries.** Each request waits at most `timeout`. Failures are retried as ``RetryPolicy``
+///   says, waiting on the injected clock with jitter from the injected random source.
+/// - **Errors.** ``PostStoreError`` naming the URL: `sourceNotFound` for `404` and `410`, `sourceUnavailable` with
+///   any other error status or the connection failure, `invalidData` with what is wrong in the body (see
+///   ``PostPayload``).
+///
+/// For example:
+///
+/// ```swift
+/// let service = try HTTPPostDataService(pageSize: 50)
+/// let result = try await service.fetchPosts(PostFetchRequest())
+/// ```
+public struct HTTPPostDataService: PostDataService {
+    /// JSONPlaceholder's posts: `https://jsonplaceholder.typicode.com/posts`.
+    public static let defaultURL = URL(string: "https://jsonplaceholder.typicode.com/posts")!
+
+    /// The most pages one fetch requests, against a server whose `Link` header never ends.
+    public static let maximumPages = 100_000
+
+    /// The endpoint.
+    public let url: URL
+
+    /// Posts per page, or `nil` to fetch the whole list in one request.
+    public let pageSize: Int?
+
+    /// How long each request waits for its answer.
+    public let timeout: Duration
+
+    /// When failed requests are tried again.
+    public let retryPolicy: RetryPolicy
+
+    /// How much the source may send: the most bytes per post, and for the answers of one fetch together.
+    public let limits: PayloadLimits
+
+    private let client: any HTTPClient
+    private let clock: any ClockProtocol
+    private let random: any RandomSource
+    private let logger: Logger
+
+    /// The URL, as sync states and reports name it.
+    public var source: String { url.absoluteString }
+
+    /// Creates a service.
+    ///
+    /// - Parameters:
+    ///   - url: The endpoint; `http` or `https`.
+    ///   - pageSize: Posts per page (1 or more), or `nil` for one request.
+    ///   - timeout: How long each request waits for its answer.
+    ///   - retryPolicy: When failed requests are tried again.
+    ///   - limits: How much the source may send.
+    ///   - client: What sends the requests.
+    ///   - clock: What the waits between retries sleep on.
+    ///   - random: Where retry jitter comes from.
+    ///   - logger: Where retries and pages are logged.
+    /// - Throws: ``PostStoreError/Code/invalidArgument`` for a URL that is not `http` or `https`, a page size
+    ///   below 1, a timeout that is not positive or a limit below 1 byte.
+    public init(
+        url: URL = defaultURL,
+        pageSize: Int? = nil,
+        timeout: Duration = .seconds(30),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        limits: PayloadLimits = PayloadLimits(),
+        client: any HTTPClient,
+        clock: any ClockProtocol,
+        random: any RandomSource,
+        logger: Logger
+    ) throws(PostStoreError) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw PostStoreError(.invalidArgument, "The source URL \(url.absoluteString) is not an http or https URL.")
+        }
+        if let pageSize, pageSize < 1 {
+            throw PostStoreError(.invalidArgument, "The page size must be at least 1 (got \(pageSize)).")
+        }
+        guard timeout > .zero else {
+            throw PostStoreError(.invalidArgument, "The request timeout must be positive (got \(timeout)).")
+        }
+        try limits.validate()
+        self.url = Self.withLowercasedScheme(url, scheme)
+        self.pageSize = pageSize
+        self.timeout = timeout
+        self.retryPolicy = retryPolicy
+        self.limits = limits
+        self.client = client
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+    }
+
+    /// `url` with its scheme in lowercase: schemes are case-insensitive (RFC 3986), but FoundationNetworking refuses
+    /// `HTTP://` as an unsupported URL.
+    private static func withLowercasedScheme(_ url: URL, _ scheme: String) -> URL {
+        guard url.scheme != scheme, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url
+        }
+        components.scheme = scheme
+        return components.url ?? url
+    }
+
+    public func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
+        guard let pageSize else { return try await fetchWholeList(request) }
+        return try await fetchPages(of: pageSize, request)
+    }
+
+    // MARK: - Fetching
+
+    private func fetchWholeList(_ request: PostFetchRequest) async throws -> PostFetchResult {
+        let response = try await get(
+            url,
+            etag: request.etag,
+            maximumBytes: limits.maximumPayloadBytes,
+            progress: request.progress
+        )
+        if response.statusCode == 304 { return .notModified }
+        let posts = try decode(response, from: url)
+        try checkTotal(response.totalCount, fetched: posts.count)
+        request.progress(
+            .pageFetched(page: 1, posts: posts.count, fetchedSoFar: posts.count, expectedTotal: response.totalCount)
+        )
+        return .posts(posts, etag: response.header("etag"), pages: 1)
+    }
+
+    private func fetchPages(of pageSize: Int, _ request: PostFetchRequest) async throws -> PostFetchResult {
+        var posts: [Post] = []
+        var pageOfId: [Int: Int] = [:]
+        var expectedTotal: Int?
+        var nextURL: URL? = Self.pageURL(url, page: 1, size: pageSize)
+        var page = 0
+        var receivedBytes = 0
+        while let pageURL = nextURL {
+            page += 1
+            let response = try await get(
+                pageURL,
+                etag: nil,
+                maximumBytes: limits.maximumPayloadBytes - receivedBytes,
+                progress: request.progress
+            )
+            receivedBytes += response.body.count
+            let pagePosts = try decode(response, from: pageURL)
+            guard pagePosts.count <= pageSize else {
+                throw invalid(
+                    "Page \(page) (\(pageURL.absoluteString)) holds \(pagePosts.count) posts, more than the page size "
+                        + "\(pageSize): the server does not seem to support _page and _limit; sync without a page size."
+                )
+            }
+            for post in pagePosts {
+                if let earlier = pageOfId.updateValue(page, forKey: post.id) {
+                    throw invalid(
+                        "Page \(page) (\(pageURL.absoluteString)) repeats post \(post.id) of page \(earlier): the "
+                            + "server does not seem to support _page and _limit, or its posts changed while paging."
+                    )
+                }
+            }
+            posts += pagePosts
+            expectedTotal = response.totalCount ?? expectedTotal
+            request.progress(
+                .pageFetched(
+                    page: page,
+                    posts: pagePosts.count,
+                    fetchedSoFar: posts.count,
+                    expectedTotal: expectedTotal
+                )
+            )
+            logger.debug("Fetched page \(page) of \(source): \(pagePosts.count) posts.")
+            if pagePosts.count < pageSize || expectedTotal.map({ posts.count >= $0 }) == true {
+                break
+            }
+            if let links = response.header("link").map({ LinkHeader($0, relativeTo: pageURL) }), !links.links.isEmpty {
+                nextURL = links.next
+            } else {
+                nextURL = Self.pageURL(url, page: page + 1, size: pageSize)
+            }
+            guard nextURL == nil || page < Self.maximumPages else {
+                throw invalid("\(source) still had more pages after \(page); stopped.")
+            }
+        }
+        try checkTotal(expectedTotal, fetched: posts.count)
+        return .posts(posts, etag: nil, pages: page)
+    }
+
+    /// `url` with `_page` and `_limit` set, its other query items kept.
+    static func pageURL(_ url: URL, page: Int, size: Int) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
+        var items = (components.queryItems ?? []).filter { $0.name != "_page" && $0.name != "_limit" }
+        items.append(URLQueryItem(name: "_page", value: String(page)))
+        items.append(URLQueryItem(name: "_limit", value: String(size)))
+        components.queryItems = items
+        return components.url ?? url
+    }
+
+    private func checkTotal(_ expected: Int?, fetched: Int) throws(PostStoreError) {
+        guard let expected, expected != fetched else { return }
+        throw invalid(
+            "\(source) announced \(expected) posts (X-Total-Count) but sent \(fetched): the answer is incomplete "
+                + "or the posts changed while paging; nothing was synced."
+        )
+    }
+
+    private func decode(_ response: HTTPResponse, from url: URL) throws(PostStoreError) -> [Post] {
+        do {
+            return try PostPayload.decode(response.body, maximumPostBytes: limits.maximumPostBytes)
+        } catch {
+            throw PostStoreError(
+                .invalidData,
+                "Cannot use the posts from \(url.absoluteString): \(error.message)",
+                cause: error
+            )
+        }
+    }
+
+    private func invalid(_ message: String) -> PostStoreError {
+        PostStoreError(.invalidData, message)
+    }
+
+    // MARK: - Requests and retries
+
+    /// Gets `url`, retrying as the policy says; returns only a 2xx answer, or a 304 to a conditional request, with
+    /// a body of at most `maximumBytes`.
+    private func get(
+        _ url: URL,
+        etag: String?,
+        maximumBytes: Int,
+        progress: @Sendable (SyncProgress) -> Void
+    ) async throws -> HTTPResponse {
+        var headers = ["Accept": "application/json"]
+        if let etag { headers["If-None-Match"] = etag }
+        let request = HTTPRequest(url: url, headers: headers, timeout: timeout, maximumBodyBytes: maximumBytes)
+        let tooLarge = PostStoreError(
+            .invalidData,
+            limits.payloadTooLarge("The answer from \(source)\(pageSize == nil ? "" : " (all pages together)")")
+        )
+        var attempt = 1
+        while true {
+            try Task.checkCancellation()
+            let failure: String
+            var retryAfter: Duration?
+            do {
+                let response = try await client.send(request)
+                switch response.statusCode {
+                case 200...299:
+                    // Checked here too: an injected client need not enforce the request's limit.
+                    guard response.body.count <= maximumBytes else { throw tooLarge }
+                    return response
+                case 304 where etag != nil:
+                    return response
+                case let status where RetryPolicy.isRetryable(statusCode: status):
+                    failure = describe(response, from: url)
+                    retryAfter = response.retryAfter(now: clock.now())
+                case 404, 410:
+                    throw PostStoreError(.sourceNotFound, describe(response, from: url))
+                default:
+                    throw PostStoreError(.sourceUnavailable, describe(response, from: url))
+                }
+            } catch let error as HTTPTransportError where error.kind == .responseTooLarge {
+                throw tooLarge
+            } catch let error as HTTPTransportError {
+                guard error.isRetryable else { throw PostStoreError(.sourceUnavailable, error.message, cause: error) }
+                failure = error.message
+            } catch let error as PostStoreError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // An injected client broke its contract; callers still see only PostStoreError.
+                throw PostStoreError(.sourceUnavailable, "Cannot get \(url.absoluteString): \(error).")
+            }
+            guard attempt < retryPolicy.maximumAttempts else {
+                let attempts = attempt == 1 ? "" : " Gave up after \(attempt) attempts."
+                throw PostStoreError(.sourceUnavailable, Self.sentence(failure) + attempts)
+            }
+            var delay = retryPolicy.delay(beforeRetry: attempt, randomFraction: random.nextFraction())
+            if let retryAfter {
+                guard retryAfter <= retryPolicy.maximumRetryAfter else {
+                    throw PostStoreError(
+                        .sourceUnavailable,
+                        "\(Self.sentence(failure)) The server asks to retry after \(retryAfter.secondsDescription), longer than the "
+                            + "\(retryPolicy.maximumRetryAfter.secondsDescription) this client waits."
+                    )
+                }
+                delay = max(delay, retryAfter)
+            }
+            logger.warning(
+                "Attempt \(attempt) failed: \(Self.sentence(failure)) Retrying in \(delay.secondsDescription)."
+            )
+            progress(.retrying(attempt: attempt, delay: delay, reason: failure))
+            try await clock.sleep(for: delay)
+            attempt += 1
+        }
+    }
+
+    private func describe(_ response: HTTPResponse, from url: URL) -> String {
+        let excerpt = response.bodyExcerpt.map { ": \($0)" } ?? ""
+        return "\(url.absoluteString) answered HTTP \(response.statusDescription)\(excerpt)"
+    }
+
+    /// Ends `text` with a full stop unless it already ends a sentence.
+    private static func sentence(_ text: String) -> String {
+        text.last.map { ".!?…".contains($0) } == true ? text : text + "."
+    }
+}

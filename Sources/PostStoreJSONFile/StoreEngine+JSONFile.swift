@@ -1,0 +1,20 @@
+public import PostStore
+
+extension StoreEngine {
+    /// ``JSONFilePostStore``: `json:PATH`, or a path ending in `.json`.
+    public static let jsonFile = StoreEngine(
+        scheme: "json",
+        fileExtensions: ["json"],
+        storesInFile: true,
+        open: { path, options in
+            try JSONFilePostStore(
+                path: path ?? "",
+                mode: options.mode,
+                lockTimeout: options.lockTimeout,
+                fileSystem: options.fileSystem,
+                clock: options.clock
+            )
+        },
+        withoutMigrationsBecause: "a JSON store's format is versioned as a whole"
+    )
+}

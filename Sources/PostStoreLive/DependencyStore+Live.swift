@@ -1,0 +1,60 @@
+public import Logging
+public import PostStore
+import PostStoreHTTP
+
+extension DependencyStore {
+    /// Registers the live graph of a configuration — the one place it is wired — each part a lazily created
+    /// singleton: `any ClockProtocol`, `any FileSystemProtocol`, `any HTTPClient`, `any RandomSource`, `Logger`,
+    /// `any PostStoreProtocol`, `any PostDataService` and `SyncService`.
+    ///
+    /// Each part resolves only the parts it uses (an in-memory store needs no file system and no clock), from the
+    /// container that resolves it, so a scope that overrides, say, the store gets a `SyncService` over its own
+    /// store, and one that overrides only the logger keeps the store. ``PostStoreDependencies/live(_:logger:)``
+    /// resolves its graph from this registration.
+    ///
+    /// For example, at launch:
+    ///
+    /// ```swift
+    /// DependencyStore.root.registerLive(PostStoreConfiguration(store: StoreSpec(.sqlite, path: "posts.sqlite")))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: Which store, which source, timeouts and retries.
+    ///   - logger: Where syncs and retries are logged.
+    public func registerLive(_ configuration: PostStoreConfiguration, logger: Logger = Logger(label: "PostStore")) {
+        register((any ClockProtocol).self) { _ in SystemClock() }
+        register((any FileSystemProtocol).self) { _ in LocalFileSystem() }
+        register((any HTTPClient).self) { _ in URLSessionHTTPClient() }
+        register((any RandomSource).self) { _ in SystemRandomSource() }
+        register(logger, for: Logger.self)
+        register((any PostStoreProtocol).self) { container in
+            let store = configuration.store
+            // An engine without files needs neither a file system nor a clock from the container.
+            let clock: any ClockProtocol =
+                store.engine.storesInFile ? try container.resolve((any ClockProtocol).self) : SystemClock()
+            let fileSystem: any FileSystemProtocol =
+                store.engine.storesInFile ? try container.resolve((any FileSystemProtocol).self) : LocalFileSystem()
+            return try store.engine.open(
+                store.path,
+                StoreOpenOptions(
+                    mode: configuration.openMode,
+                    lockTimeout: configuration.lockTimeout,
+                    buildsOffToTheSide: configuration.buildsOffToTheSide,
+                    clock: clock,
+                    fileSystem: fileSystem
+                )
+            )
+        }
+        register((any PostDataService).self) { container in
+            try configuration.source.makeDataService(configuration, container: container)
+        }
+        register(SyncService.self) { container in
+            SyncService(
+                dataService: try container.resolve(),
+                store: try container.resolve(),
+                clock: try container.resolve(),
+                logger: try container.resolve()
+            )
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import PostStore
+
+/// A ``PostQuery`` translated to one SQL statement and its arguments.
+///
+/// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array. The search text is bound as it is
+/// and decided by ``SQLiteSearchFunction`` with ``TextSearch``, the code every engine uses; before that, the
+/// trigrams of its terms narrow the candidates through one FTS5 `MATCH` on the search index (see
+/// ``SQLiteSearchIndex``), joined to the posts by id. The order and window are SQL's `ORDER BY … LIMIT … OFFSET`.
+/// The SQL text depends only on the query's shape, never on its values, so statements are cached and no value is
+/// spliced into SQL.
+struct SQLiteQueryPlan {
+    /// The SQL text.
+    let sql: String
+
+    /// The values for its parameters, in order.
+    let arguments: [any SQLiteBindable]
+
+    /// Plans a query.
+    ///
+    /// - Parameters:
+    ///   - query: The query.
+    ///   - usingSearchIndex: Whether the search index is current and may narrow the candidates.
+    init(_ query: PostQuery, usingSearchIndex: Bool) {
+        var conditions: [String] = []
+        var arguments: [any SQLiteBindable] = []
+        let terms = TextSearch(query.search).terms
+        let match = usingSearchIndex ? SQLiteSearchIndex.matchExpression(for: terms) : nil
+        if let match {
+            conditions.append("posts_search MATCH ?")
+            arguments.append(match)
+        }
+        if let ids = query.ids {
+            conditions.append("posts.id IN (SELECT value FROM json_each(?))")
+            arguments.append(Self.jsonArray(ids))
+        }
+        if let userIds = query.userIds {
+            conditions.append("posts.user_id IN (SELECT value FROM json_each(?))")
+            arguments.append(Self.jsonArray(userIds))
+        }
+        if !terms.isEmpty {
+            conditions.append("\(SQLiteSearchFunction.matchesName)(posts.title, posts.body, ?)")
+            arguments.append(query.search)
+        }
+        // With the index, the candidates come from FTS5 in rowid (= id) order, so a query in id order reads them
+        // in order and stops at its limit: the first page of a common term costs a few rows, not every match.
+        let id = match == nil ? "posts.id" : "posts_search.rowid"
+        let order =
+            switch query.sort {
+            case .idAscending: id
+            case .idDescending: "\(id) DESC"
+            case .title: "posts.title, posts.id"
+            case .user: "posts.user_id, posts.id"
+            }
+        let source = match == nil ? "posts" : "posts_search JOIN posts ON posts.id = posts_search.rowid"
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        sql = """
+            SELECT posts.id, posts.user_id, posts.title, posts.body FROM \(source)\(filter) \
+            ORDER BY \(order) LIMIT ? OFFSET ?
+            """
+        arguments.append(query.limit ?? -1)
+        arguments.append(query.offset)
+        self.arguments = arguments
+    }
+
+    private static func jsonArray(_ values: Set<Int>) -> String {
+        "[" + values.map(String.init).joined(separator: ",") + "]"
+    }
+}

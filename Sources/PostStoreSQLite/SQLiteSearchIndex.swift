@@ -1,0 +1,110 @@
+import PostStore
+
+/// The `posts_search` FTS5 trigram index: what goes into it, how it is kept, and how it narrows a search.
+///
+/// The index holds each post's title and body lowercased with Swift's `lowercased()` (the tokenizer is
+/// case-sensitive) and no positions (`detail = none`). A post whose lowercased text contains a term contains every
+/// trigram of the term, so "has all the trigrams of every term of three or more code points" selects a superset of
+/// the matches, which ``SQLiteSearchFunction`` then decides exactly. Two details keep it a superset:
+///
+/// - FTS5 stops reading a value at a NUL character, so NUL is indexed as U+FFFF, a noncharacter; terms containing
+///   either are not used to narrow, since the two are indistinguishable in the index. (The tokenizer itself folds
+///   U+FFFE, U+FFFF and invalid sequences into U+FFFD, in documents and queries alike, so that keeps a superset.)
+/// - Terms of one or two code points have no trigram and do not narrow.
+///
+/// A store opened without the index writes posts without it and marks it stale in `poststore_settings`; a store
+/// that keeps the index rebuilds a stale one in one statement before it relies on it again.
+struct SQLiteSearchIndex {
+    /// The connection whose index this is.
+    let connection: SQLiteConnection
+
+    /// The indexed form of a title or a body.
+    static func text(_ text: String) -> String {
+        let lowercased = text.lowercased()
+        guard lowercased.utf8.contains(0) else { return lowercased }
+        return String(String.UnicodeScalarView(lowercased.unicodeScalars.map { $0 == "\u{0}" ? standIn : $0 }))
+    }
+
+    /// The FTS5 query that selects the posts holding every trigram of the terms that can narrow, or `nil` when no
+    /// term can.
+    ///
+    /// - Parameter terms: Lowercased search terms.
+    /// - Returns: The trigrams as quoted FTS5 strings joined by spaces (FTS5's implicit AND), for example
+    ///   `"abc" "bcd"` for `abcd`.
+    static func matchExpression(for terms: [String]) -> String? {
+        var trigrams = Set<String>()
+        for term in terms {
+            let scalars = Array(term.unicodeScalars)
+            guard scalars.count >= 3, !scalars.contains(where: { $0 == "\u{0}" || $0 == standIn }) else { continue }
+            for start in 0...(scalars.count - 3) {
+                trigrams.insert(String(String.UnicodeScalarView(scalars[start..<(start + 3)])))
+            }
+        }
+        guard !trigrams.isEmpty else { return nil }
+        // A quoted FTS5 string doubles its quotes; done per code point, since `"` followed by a combining mark is
+        // one Character and Character-based splitting would miss it.
+        return trigrams.sorted().map { trigram in
+            var quoted = String.UnicodeScalarView([#"""#])
+            for scalar in trigram.unicodeScalars {
+                quoted.append(scalar)
+                if scalar == #"""# { quoted.append(scalar) }
+            }
+            quoted.append(#"""#)
+            return String(quoted)
+        }.joined(separator: " ")
+    }
+
+    /// The character that stands for NUL in the index.
+    private static let standIn: Unicode.Scalar = "\u{FFFF}"
+
+    /// Adds a post's text.
+    func add(_ post: Post) throws(SQLiteError) {
+        try write("INSERT INTO posts_search (rowid, title, body) VALUES (?, ?, ?)", post)
+    }
+
+    /// Removes a post's text; a contentless index needs the very text that was added.
+    func remove(_ post: Post) throws(SQLiteError) {
+        try write("INSERT INTO posts_search (posts_search, rowid, title, body) VALUES ('delete', ?, ?, ?)", post)
+    }
+
+    /// Removes every post's text.
+    func removeAll() throws(SQLiteError) {
+        try connection.execute("INSERT INTO posts_search (posts_search) VALUES ('delete-all')")
+    }
+
+    /// Whether the index holds exactly the posts table's text (no connection without the index wrote since).
+    func isCurrent() throws(SQLiteError) -> Bool {
+        try connection.withStatement("SELECT 1 FROM poststore_settings WHERE key = 'search_index' AND value = 'stale'")
+        {
+            statement throws(SQLiteError) in
+            try !statement.step()
+        }
+    }
+
+    /// Records that posts are being written without the index; call inside the write transaction.
+    func markStale() throws(SQLiteError) {
+        try connection.execute(
+            "INSERT OR REPLACE INTO poststore_settings (key, value) VALUES ('search_index', 'stale')"
+        )
+    }
+
+    /// Rebuilds the whole index from the posts table in one statement and marks it current; call inside a write
+    /// transaction.
+    func rebuild() throws(SQLiteError) {
+        try removeAll()
+        try connection.execute(
+            """
+            INSERT INTO posts_search (rowid, title, body)
+            SELECT id, \(SQLiteSearchFunction.indexTextName)(title), \(SQLiteSearchFunction.indexTextName)(body) FROM posts;
+            DELETE FROM poststore_settings WHERE key = 'search_index';
+            """
+        )
+    }
+
+    private func write(_ sql: String, _ post: Post) throws(SQLiteError) {
+        try connection.withStatement(sql) { statement throws(SQLiteError) in
+            try statement.bind(post.id, Self.text(post.title), Self.text(post.body))
+            try statement.run()
+        }
+    }
+}

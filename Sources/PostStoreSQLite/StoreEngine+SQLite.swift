@@ -1,0 +1,30 @@
+public import PostStore
+
+extension StoreEngine {
+    /// ``SQLitePostStore``: `sqlite:PATH`, or a path ending in `.sqlite`, `.sqlite3` or `.db`.
+    public static let sqlite = StoreEngine(
+        scheme: "sqlite",
+        fileExtensions: ["sqlite", "sqlite3", "db"],
+        storesInFile: true,
+        open: { path, options in
+            try SQLitePostStore(
+                path: path ?? "",
+                mode: options.mode,
+                busyTimeout: options.lockTimeout,
+                searchIndex: true,
+                migrator: SQLiteMigrator(),
+                clock: options.clock,
+                buildingOffToTheSide: options.buildsOffToTheSide
+            )
+        },
+        migrationStatus: { path in
+            let status = try SQLitePostStore.schemaStatus(ofStoreAt: path)
+            return MigrationStatus(
+                applied: status.applied.map(\.name),
+                pending: status.pending.map(\.name),
+                version: status.version
+            )
+        },
+        finishBuildingOffToTheSide: { path in try SQLitePostStore.finishBuildingOffToTheSide(at: path) }
+    )
+}
