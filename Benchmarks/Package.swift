@@ -30,6 +30,8 @@ let package = Package(
                 "CLimit",
                 .product(name: "PostStoreCSQLite", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStore", package: mainPackagePath.lastPathComponent),
+                .product(name: "PostStoreSQLite", package: mainPackagePath.lastPathComponent),
+                .product(name: "PostStoreJSONFile", package: mainPackagePath.lastPathComponent),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [

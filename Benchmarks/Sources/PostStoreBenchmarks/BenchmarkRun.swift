@@ -1,5 +1,7 @@
 import Foundation
 import PostStore
+import PostStoreJSONFile
+import PostStoreSQLite
 
 /// One run of the harness: generates the data, runs every measure `runs` times interleaved, and prints the table.
 struct BenchmarkRun {

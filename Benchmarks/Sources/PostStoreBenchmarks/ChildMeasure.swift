@@ -2,6 +2,8 @@ import CLimit
 import Foundation
 import Logging
 import PostStore
+import PostStoreJSONFile
+import PostStoreSQLite
 
 /// The measures that run in a child process of their own (`poststore-benchmarks --measure NAME …`), so that each
 /// one's peak memory is its own. Each times its own work and writes `{"seconds": …}` (or several named figures) to

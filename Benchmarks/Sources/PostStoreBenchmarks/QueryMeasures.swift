@@ -1,4 +1,6 @@
 import PostStore
+import PostStoreJSONFile
+import PostStoreSQLite
 
 /// Times queries on a filled SQLite store, in process: the median (p50) of many repetitions per query, in
 /// microseconds.
