@@ -1,5 +1,5 @@
 public import Foundation
-public import Logging
+package import Logging
 public import PostStore
 
 /// Fetches posts from a JSONPlaceholder-style HTTP endpoint, through an injected ``HTTPClient``.
@@ -69,7 +69,7 @@ public struct HTTPPostDataService: PostDataService {
     ///   - logger: Where retries and pages are logged.
     /// - Throws: ``PostStoreError/Code/invalidArgument`` for a URL that is not `http` or `https`, a page size
     ///   below 1, a timeout that is not positive or a limit below 1 byte.
-    public init(
+    package init(
         url: URL = defaultURL,
         pageSize: Int? = nil,
         timeout: Duration = .seconds(30),

@@ -1,5 +1,5 @@
 import Foundation
-public import PostStore
+@_spi(FileSystem) public import PostStore
 
 /// A store in one human-readable JSON file (see ``JSONStoreDocument`` for the format).
 ///
@@ -57,7 +57,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
     ///   - clock: What a write waiting for another process's lock measures and sleeps on.
     /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore`, `unsupportedVersion`, `ioFailure`,
     ///   `storeBusy`.
-    public init(
+    package init(
         path: String,
         mode: StoreOpenMode,
         lockTimeout: Duration,

@@ -1,5 +1,5 @@
 public import Logging
-public import PostStore
+@_spi(FileSystem) public import PostStore
 import PostStoreHTTP
 
 extension DependencyStore {

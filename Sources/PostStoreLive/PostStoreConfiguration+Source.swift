@@ -1,5 +1,5 @@
 public import Foundation
-public import PostStore
+@_spi(FileSystem) public import PostStore
 import PostStoreHTTP
 
 extension PostStoreConfiguration {

@@ -1,8 +1,8 @@
-public import Foundation
-public import PostStore
+package import Foundation
+@_spi(FileSystem) import PostStore
 
 /// Bytes in memory read like a file, each read returning fewer bytes than asked as its ``ReadSchedule`` says.
-public final class ShortReadFile: ReadableFile {
+package final class ShortReadFile: ReadableFile {
     private let contents: Data
     private let schedule: ReadSchedule
     private var offset = 0
@@ -13,7 +13,7 @@ public final class ShortReadFile: ReadableFile {
     /// - Parameters:
     ///   - contents: The file's bytes.
     ///   - schedule: How many bytes each read returns.
-    public init(_ contents: Data, schedule: ReadSchedule) {
+    package init(_ contents: Data, schedule: ReadSchedule) {
         self.contents = contents
         self.schedule = schedule
         if case .random(let seed, _) = schedule {
@@ -23,7 +23,7 @@ public final class ShortReadFile: ReadableFile {
         }
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         // 0 means the end of the file, so a reader that asks for nothing would take a short file for a whole one.
         guard !buffer.isEmpty else { fatalError("The stream reader asked to read into an empty buffer.") }
         let remaining = contents.count - offset

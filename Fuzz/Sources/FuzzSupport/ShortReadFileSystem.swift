@@ -1,14 +1,14 @@
-public import Foundation
-public import PostStore
+package import Foundation
+@_spi(FileSystem) package import PostStore
 import Synchronization
 
 /// A file system holding one file (also served as standard input) that ``FilePostDataService`` reads in short
 /// pieces: each opening of the file takes the next of its read schedules, round robin.
 ///
 /// Only what the data service calls is implemented; any other call traps, since the fuzzers never write.
-public final class ShortReadFileSystem: FileSystemProtocol {
+package final class ShortReadFileSystem: FileSystemProtocol {
     /// The one file's path.
-    public let path: String
+    package let path: String
 
     private let contents: Data
     private let schedules: [ReadSchedule]
@@ -20,7 +20,7 @@ public final class ShortReadFileSystem: FileSystemProtocol {
     ///   - path: The one file's path.
     ///   - contents: Its bytes, and standard input's.
     ///   - schedules: The read schedule of each opening in turn (at least one).
-    public init(path: String, contents: Data, schedules: [ReadSchedule]) {
+    package init(path: String, contents: Data, schedules: [ReadSchedule]) {
         precondition(!schedules.isEmpty, "A file system needs at least one read schedule.")
         self.path = path
         self.contents = contents
@@ -28,9 +28,9 @@ public final class ShortReadFileSystem: FileSystemProtocol {
     }
 
     /// How many times the file was opened.
-    public var openCount: Int { opens.withLock { $0 } }
+    package var openCount: Int { opens.withLock { $0 } }
 
-    public func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
+    package func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
         guard path == self.path else { return nil }
         let index = opens.withLock { count in
             defer { count += 1 }
@@ -39,23 +39,23 @@ public final class ShortReadFileSystem: FileSystemProtocol {
         return ShortReadFile(contents, schedule: schedules[index % schedules.count])
     }
 
-    public func contentsOfFile(atPath path: String) throws -> Data? {
+    package func contentsOfFile(atPath path: String) throws -> Data? {
         path == self.path ? contents : nil
     }
 
-    public func contentsOfStandardInput() throws -> Data {
+    package func contentsOfStandardInput() throws -> Data {
         contents
     }
 
-    public func resolvingSymbolicLinks(inPath path: String) throws -> String {
+    package func resolvingSymbolicLinks(inPath path: String) throws -> String {
         path
     }
 
-    public func isWritableFile(atPath path: String) -> Bool {
+    package func isWritableFile(atPath path: String) -> Bool {
         false
     }
 
-    public func identityOfFile(atPath path: String) throws -> FileIdentity? {
+    package func identityOfFile(atPath path: String) throws -> FileIdentity? {
         guard path == self.path else { return nil }
         return FileIdentity(
             device: 1,
@@ -66,43 +66,43 @@ public final class ShortReadFileSystem: FileSystemProtocol {
         )
     }
 
-    public func writeNewFile(atPath path: String, contents: Data, permissions: UInt16?) throws {
+    package func writeNewFile(atPath path: String, contents: Data, permissions: UInt16?) throws {
         unused(#function)
     }
 
-    public func synchronizeFile(atPath path: String) throws {
+    package func synchronizeFile(atPath path: String) throws {
         unused(#function)
     }
 
-    public func moveItem(atPath source: String, toPath destination: String) throws {
+    package func moveItem(atPath source: String, toPath destination: String) throws {
         unused(#function)
     }
 
-    public func synchronizeDirectory(atPath path: String) throws {
+    package func synchronizeDirectory(atPath path: String) throws {
         unused(#function)
     }
 
-    public func removeFile(atPath path: String) throws {
+    package func removeFile(atPath path: String) throws {
         unused(#function)
     }
 
-    public func contentsOfDirectory(atPath path: String) throws -> [String] {
+    package func contentsOfDirectory(atPath path: String) throws -> [String] {
         unused(#function)
     }
 
-    public func createDirectory(atPath path: String) throws {
+    package func createDirectory(atPath path: String) throws {
         unused(#function)
     }
 
-    public func removeDirectory(atPath path: String) throws {
+    package func removeDirectory(atPath path: String) throws {
         unused(#function)
     }
 
-    public func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
+    package func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
         unused(#function)
     }
 
-    public func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
+    package func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
         unused(#function)
     }
 

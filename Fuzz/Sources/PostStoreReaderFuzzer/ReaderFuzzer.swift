@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import PostStore
+@_spi(FileSystem) import PostStore
 import Synchronization
 
 /// libFuzzer's start-up hook: builds the generated posts before the first input.

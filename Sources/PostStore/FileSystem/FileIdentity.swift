@@ -1,5 +1,5 @@
 /// What identifies one version of a file: its device, inode, size and modification time; and its permissions.
-public struct FileIdentity: Sendable, Hashable {
+@_spi(FileSystem) public struct FileIdentity: Sendable, Hashable {
     /// The device the file is on.
     public var device: UInt64
     /// The file's inode; a rename over the file gives a new one.

@@ -1,7 +1,7 @@
 extension FileSystemProtocol {
     /// Reads the whole file through ``contentsOfFile(atPath:)``, for file systems that can only read whole files;
     /// ``LocalFileSystem`` reads in pieces.
-    public func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
+    @_spi(FileSystem) public func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
         try contentsOfFile(atPath: path).map(DataReadableFile.init)
     }
 }

@@ -6,7 +6,7 @@ public import Foundation
 /// ``LocalFileSystem`` is the live implementation, and both touch files (and standard input) only through this
 /// protocol. Paths are plain POSIX paths. Every method throws ``PostStoreError`` (`ioFailure`, or `storeBusy` for a
 /// lock) with the path and the system's reason.
-public protocol FileSystemProtocol: Sendable {
+@_spi(FileSystem) public protocol FileSystemProtocol: Sendable {
     /// Resolves the symbolic links in a path.
     ///
     /// - Parameter path: A path.
@@ -136,7 +136,7 @@ public protocol FileSystemProtocol: Sendable {
 }
 
 extension FileSystemProtocol {
-    public func contentsOfStandardInput(maximumBytes: Int) throws -> Data? {
+    @_spi(FileSystem) public func contentsOfStandardInput(maximumBytes: Int) throws -> Data? {
         let data = try contentsOfStandardInput()
         return data.count > maximumBytes ? nil : data
     }

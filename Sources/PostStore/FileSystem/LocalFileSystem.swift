@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -9,11 +9,11 @@ import Darwin
 #endif
 
 /// The live file system: POSIX calls on the local disk.
-public struct LocalFileSystem: FileSystemProtocol {
+package struct LocalFileSystem: FileSystemProtocol {
     /// Creates the live file system.
-    public init() {}
+    package init() {}
 
-    public func resolvingSymbolicLinks(inPath path: String) throws -> String {
+    package func resolvingSymbolicLinks(inPath path: String) throws -> String {
         var path = path
         // A link to a file that does not exist yet (realpath fails on it) is followed by hand, a bounded number of
         // times, so the file is created where the link points.
@@ -32,11 +32,11 @@ public struct LocalFileSystem: FileSystemProtocol {
         throw PostStoreError(.ioFailure, "Cannot resolve \(path): too many symbolic links.", path: path)
     }
 
-    public func isWritableFile(atPath path: String) -> Bool {
+    package func isWritableFile(atPath path: String) -> Bool {
         access(path, W_OK) == 0 || errno == ENOENT
     }
 
-    public func contentsOfFile(atPath path: String) throws -> Data? {
+    package func contentsOfFile(atPath path: String) throws -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
@@ -46,15 +46,15 @@ public struct LocalFileSystem: FileSystemProtocol {
         return try Self.readToEnd(descriptor, name: path)
     }
 
-    public func contentsOfStandardInput() throws -> Data {
+    package func contentsOfStandardInput() throws -> Data {
         try Self.readToEnd(STDIN_FILENO, name: "standard input")
     }
 
-    public func contentsOfStandardInput(maximumBytes: Int) throws -> Data? {
+    package func contentsOfStandardInput(maximumBytes: Int) throws -> Data? {
         try Self.readToEnd(STDIN_FILENO, name: "standard input", maximumBytes: maximumBytes)
     }
 
-    public func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
+    package func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
@@ -90,7 +90,7 @@ public struct LocalFileSystem: FileSystemProtocol {
         try readToEnd(descriptor, name: name, maximumBytes: .max)!
     }
 
-    public func identityOfFile(atPath path: String) throws -> FileIdentity? {
+    package func identityOfFile(atPath path: String) throws -> FileIdentity? {
         var info = stat()
         if stat(path, &info) != 0 {
             if errno == ENOENT { return nil }
@@ -110,7 +110,7 @@ public struct LocalFileSystem: FileSystemProtocol {
         )
     }
 
-    public func writeNewFile(atPath path: String, contents: Data, permissions: UInt16?) throws {
+    package func writeNewFile(atPath path: String, contents: Data, permissions: UInt16?) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor < 0 { throw Self.failure("Cannot create", path) }
         defer { close(descriptor) }
@@ -130,35 +130,35 @@ public struct LocalFileSystem: FileSystemProtocol {
         }
     }
 
-    public func synchronizeFile(atPath path: String) throws {
+    package func synchronizeFile(atPath path: String) throws {
         try synchronize(path, flags: O_RDONLY, what: "file")
     }
 
-    public func moveItem(atPath source: String, toPath destination: String) throws {
+    package func moveItem(atPath source: String, toPath destination: String) throws {
         if rename(source, destination) != 0 {
             throw Self.failure("Cannot rename \(source) to", destination)
         }
     }
 
-    public func synchronizeDirectory(atPath path: String) throws {
+    package func synchronizeDirectory(atPath path: String) throws {
         try synchronize(path, flags: O_RDONLY | O_DIRECTORY, what: "folder")
     }
 
-    public func removeFile(atPath path: String) throws {
+    package func removeFile(atPath path: String) throws {
         if unlink(path) != 0, errno != ENOENT {
             throw Self.failure("Cannot delete", path)
         }
     }
 
-    public func createDirectory(atPath path: String) throws {
+    package func createDirectory(atPath path: String) throws {
         if mkdir(path, 0o700) != 0 { throw Self.failure("Cannot create the folder", path) }
     }
 
-    public func removeDirectory(atPath path: String) throws {
+    package func removeDirectory(atPath path: String) throws {
         if rmdir(path) != 0, errno != ENOENT { throw Self.failure("Cannot delete the folder", path) }
     }
 
-    public func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
+    package func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
         if link(path, newPath) == 0 { return true }
         if errno == EEXIST { return false }
         if errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP {
@@ -175,7 +175,7 @@ public struct LocalFileSystem: FileSystemProtocol {
         throw Self.failure("Cannot link \(path) to", newPath)
     }
 
-    public func contentsOfDirectory(atPath path: String) throws -> [String] {
+    package func contentsOfDirectory(atPath path: String) throws -> [String] {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: path)
         } catch {
@@ -183,7 +183,7 @@ public struct LocalFileSystem: FileSystemProtocol {
         }
     }
 
-    public func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
+    package func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if descriptor < 0 { throw Self.failure("Cannot open the lock file", lockPath) }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {

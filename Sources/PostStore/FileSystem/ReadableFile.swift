@@ -1,6 +1,6 @@
 /// A file open for reading from start to end, a piece at a time (see
 /// ``FileSystemProtocol/openFileForReading(atPath:)``); closed when released.
-public protocol ReadableFile: AnyObject {
+@_spi(FileSystem) public protocol ReadableFile: AnyObject {
     /// Reads the next bytes.
     ///
     /// - Parameter buffer: Where the bytes go.

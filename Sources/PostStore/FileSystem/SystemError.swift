@@ -7,15 +7,15 @@ import Darwin
 #endif
 
 /// An operating-system error number, kept as the ``PostStoreError/cause`` of an I/O failure.
-public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The `errno` value, for example `ENOSPC`.
-    public let code: Int32
+    package let code: Int32
 
     /// Wraps an `errno` value.
     ///
     /// - Parameter code: The `errno` value.
-    public init(code: Int32) { self.code = code }
+    package init(code: Int32) { self.code = code }
 
     /// The system's text for the error, for example "No space left on device".
-    public var description: String { String(cString: strerror(code)) }
+    package var description: String { String(cString: strerror(code)) }
 }

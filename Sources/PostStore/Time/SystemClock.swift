@@ -1,17 +1,17 @@
-public import Foundation
+package import Foundation
 
 /// The real clock: `Date()` for dates, `ContinuousClock` for durations and waits.
-public struct SystemClock: ClockProtocol {
+package struct SystemClock: ClockProtocol {
     private let origin = ContinuousClock.now
 
     /// Creates the clock.
-    public init() {}
+    package init() {}
 
-    public func now() -> Date { Date() }
+    package func now() -> Date { Date() }
 
-    public func uptime() -> Duration { ContinuousClock.now - origin }
+    package func uptime() -> Duration { ContinuousClock.now - origin }
 
-    public func sleep(for duration: Duration) async throws {
+    package func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration)
     }
 }

@@ -1,7 +1,7 @@
 /// Randomness from the system's generator.
-public struct SystemRandomSource: RandomSource {
+package struct SystemRandomSource: RandomSource {
     /// Creates the source.
-    public init() {}
+    package init() {}
 
-    public func nextFraction() -> Double { Double.random(in: 0..<1) }
+    package func nextFraction() -> Double { Double.random(in: 0..<1) }
 }

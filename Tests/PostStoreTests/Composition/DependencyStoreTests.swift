@@ -6,7 +6,7 @@ import PostStoreTesting
 import Synchronization
 import Testing
 
-@testable import PostStore
+@_spi(FileSystem) @testable import PostStore
 @testable import PostStoreHTTP
 @testable import PostStoreJSONFile
 @testable import PostStoreSQLite

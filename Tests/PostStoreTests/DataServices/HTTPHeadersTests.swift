@@ -2,7 +2,7 @@ import Foundation
 import PostStoreLive
 import Testing
 
-@testable import PostStore
+@_spi(FileSystem) @testable import PostStore
 @testable import PostStoreHTTP
 @testable import PostStoreJSONFile
 @testable import PostStoreSQLite

@@ -4,7 +4,7 @@ import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
-@testable import PostStore
+@_spi(FileSystem) @testable import PostStore
 @testable import PostStoreHTTP
 @testable import PostStoreJSONFile
 @testable import PostStoreSQLite

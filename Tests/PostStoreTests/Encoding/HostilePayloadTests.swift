@@ -3,7 +3,7 @@ import PostStoreLive
 import PostStoreTesting
 import Testing
 
-@testable import PostStore
+@_spi(FileSystem) @testable import PostStore
 @testable import PostStoreHTTP
 @testable import PostStoreJSONFile
 @testable import PostStoreSQLite

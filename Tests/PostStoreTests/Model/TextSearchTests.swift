@@ -1,7 +1,7 @@
 import PostStoreLive
 import Testing
 
-@testable import PostStore
+@_spi(FileSystem) @testable import PostStore
 @testable import PostStoreHTTP
 @testable import PostStoreJSONFile
 @testable import PostStoreSQLite
