@@ -7,12 +7,13 @@ import PostStoreSQLite
 import PostStoreTesting
 import Testing
 
-/// README's library example, as written there, so the README cannot drift from the API.
+/// The README's two examples, run as written, and the README's promises that a reader acts on: the quick-start
+/// commands, and links that lead somewhere. The README cannot drift from the API or from the files it points at.
 @Suite("README")
 struct ReadmeExampleTests {
-    @Test("the library example does what README says")
-    func libraryExample() async throws {
-        let store: any PostStoreProtocol = InMemoryPostStore()
+    @Test("the app example does what README says")
+    func appExample() async throws {
+        let store = InMemoryPostStore()
 
         let summary = try await store.upsert([
             Post(userId: 1, id: 1, title: "Hello", body: "First post"),
@@ -23,22 +24,75 @@ struct ReadmeExampleTests {
 
         let hits = try await store.query(PostQuery(userIds: [1], search: "EST", sort: .title))
         #expect(hits.map(\.id) == [2])
-
-        try await store.delete(ids: [3])
-        #expect(try await store.count() == 2)
     }
 
-    @Test("README's @Injected example with a task-scoped override")
-    func countsTheStoredPosts() async throws {
-        let count = try await withDependencies {
-            $0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)
-        } operation: {
-            try await PostCounter().count()
+    // The test example, exactly as README shows it.
+    @Test func aSyncStoresTheSourcesPosts() async throws {
+        let store = SpyPostStore()
+        let source = StubPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "First post")])
+
+        let report = try await SyncService(dataService: source, store: store).sync()
+
+        #expect(report.inserted == 1)
+        #expect(try await store.query(PostQuery(search: "hello")).map(\.id) == [1])
+    }
+
+    /// The lines of the app example above, which README's code block must hold word for word.
+    static let appExampleLines = [
+        "import PostStore",
+        "let store = InMemoryPostStore()",
+        "let summary = try await store.upsert([",
+        #"Post(userId: 1, id: 1, title: "Hello", body: "First post"),"#,
+        #"Post(userId: 1, id: 2, title: "Qui est esse", body: "est rerum tempore vitae"),"#,
+        #"Post(userId: 2, id: 3, title: "Ea molestias", body: "et iusto sed quo iure"),"#,
+        "print(summary)  // WriteSummary(inserted: 3, updated: 0, unchanged: 0, deleted: 0)",
+        #"let hits = try await store.query(PostQuery(userIds: [1], search: "EST", sort: .title))"#,
+        #"print(hits.map(\.id))  // [2]"#,
+    ]
+
+    /// The lines of the test example above.
+    static let testExampleLines = [
+        "import PostStoreTesting",
+        "@Test func aSyncStoresTheSourcesPosts() async throws {",
+        "let store = SpyPostStore()",
+        #"let source = StubPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "First post")])"#,
+        "let report = try await SyncService(dataService: source, store: store).sync()",
+        "#expect(report.inserted == 1)",
+        #"#expect(try await store.query(PostQuery(search: "hello")).map(\.id) == [1])"#,
+    ]
+
+    /// The quick start, which CI runs as written (`.ci/run`).
+    static let quickStartLines = [
+        "swift run poststore sync --from Samples/posts.json --store demo.sqlite && "
+            + "swift run poststore query --store demo.sqlite --user 1",
+        "swift test",
+    ]
+
+    @Test("README still shows both examples and the quick start")
+    func readmeShowsTheExamples() throws {
+        let lines = try Documentation.lines(of: "README.md")
+        for line in Self.appExampleLines + Self.testExampleLines + Self.quickStartLines {
+            #expect(lines.contains(line), "README no longer has: \(line)")
         }
-        #expect(count == 3)
     }
 
-    @Test("README's own data service syncs")
+    @Test(
+        "every relative link leads to a file of the repository",
+        arguments: ["README.md", "Benchmarks/README.md", "scripts/RELIABILITY.md"]
+    )
+    func relativeLinksLeadSomewhere(document: String) throws {
+        let targets = try Documentation.relativeLinkTargets(of: document)
+        #expect(!targets.isEmpty)
+        for target in targets {
+            #expect(Documentation.exists(target), "\(document) links to \(target), which does not exist")
+        }
+    }
+}
+
+/// The guide's examples of code a reader writes (Sources/PostStore/PostStore.docc), run as written.
+@Suite("Guide examples")
+struct GuideExampleTests {
+    @Test("the guide's own data service syncs")
     func customDataServiceExample() async throws {
         let service = SyncService(
             dataService: FixedPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "World")]),
@@ -50,13 +104,23 @@ struct ReadmeExampleTests {
         #expect(report.source == "fixed" && report.inserted == 1)
     }
 
-    /// README's sync report JSON, which must decode as a `SyncReport` and list every key it encodes.
+    @Test("the guide's @Injected example with a task-scoped override")
+    func countsTheStoredPosts() async throws {
+        let count = try await withDependencies {
+            $0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)
+        } operation: {
+            try await PostCounter().count()
+        }
+        #expect(count == 3)
+    }
+
+    /// The guide's sync report JSON, which must decode as a `SyncReport` and list every key it encodes.
     static let reportLines = [
         #"{"source":"https://jsonplaceholder.typicode.com/posts","fetched":100,"inserted":100,"updated":0,"unchanged":0,"#,
         #" "deleted":0,"notModified":false,"pages":1,"dryRun":false,"durationSeconds":0.412}"#,
     ]
 
-    @Test("the sync report JSON in README is what SyncReport reads and writes")
+    @Test("the sync report JSON in the guide is what SyncReport reads and writes")
     func reportExample() throws {
         let report = try JSONDecoder().decode(SyncReport.self, from: Data(Self.reportLines.joined().utf8))
         #expect(report.summary == WriteSummary(inserted: 100))
@@ -66,43 +130,33 @@ struct ReadmeExampleTests {
         #expect(encoded.map { Set($0.keys) } == shown.map { Set($0.keys) })
     }
 
-    /// The lines of the example above, which README's code block must hold word for word.
-    static let exampleLines = [
-        "let store: any PostStoreProtocol = InMemoryPostStore()",
-        "let summary = try await store.upsert([",
-        #"Post(userId: 1, id: 2, title: "Qui est esse", body: "est rerum tempore vitae"),"#,
-        "print(summary)  // WriteSummary(inserted: 3, updated: 0, unchanged: 0, deleted: 0)",
-        #"let hits = try await store.query(PostQuery(userIds: [1], search: "EST", sort: .title))"#,
-        #"print(hits.map(\.id))  // [2]"#,
-        "try await store.delete(ids: [3])",
-        "print(try await store.count())  // 2",
-    ]
-
-    @Test("README still shows the example this suite runs")
-    func readmeShowsTheExample() throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let lines = Set(
-            try String(contentsOf: readme, encoding: .utf8).split(separator: "\n").map {
+    @Test("the guide still shows the examples this suite runs")
+    func guideShowsTheExamples() throws {
+        let shown = [
+            "Sources/PostStore/PostStore.docc/Syncing.md": Self.reportLines.map {
                 $0.trimmingCharacters(in: .whitespaces)
-            }
-        )
-        let shown =
-            Self.exampleLines + Self.reportLines.map { $0.trimmingCharacters(in: .whitespaces) } + [
+            } + [
                 "struct FixedPostDataService: PostDataService {",
-                "@Injected var store: any PostStoreProtocol",
-                "$0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)",
-                "try await PostCounter().count()",
                 "func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {",
                 ".posts(posts, etag: nil, pages: 1)  // or .notModified when request.etag still matches",
-            ]
-        for line in shown {
-            #expect(lines.contains(line), "README no longer has: \(line)")
+            ],
+            "Sources/PostStore/PostStore.docc/EmbeddingAndTesting.md": [
+                "@Injected var store: any PostStoreProtocol",
+                "func count() async throws -> Int { try await store.count() }",
+                "$0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)",
+                "try await PostCounter().count()",
+            ],
+        ]
+        for (article, expected) in shown {
+            let lines = try Documentation.lines(of: article)
+            for line in expected {
+                #expect(lines.contains(line), "\(article) no longer has: \(line)")
+            }
         }
     }
 }
 
-/// README's example of a data service of your own, as written there.
+/// The guide's example of a data service of your own, as written there.
 struct FixedPostDataService: PostDataService {
     let posts: [Post]
     var source: String { "fixed" }
@@ -111,9 +165,52 @@ struct FixedPostDataService: PostDataService {
     }
 }
 
-/// README's example of a type with an injected store, as written there.
+/// The guide's example of a type with an injected store, as written there.
 struct PostCounter {
     @Injected var store: any PostStoreProtocol
 
     func count() async throws -> Int { try await store.count() }
+}
+
+/// Reads the repository's Markdown documents.
+private enum Documentation {
+    /// The repository: the nearest folder above this file that holds `Package.swift`.
+    static let root: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
+            folder.pathComponents.count > 1
+        {
+            folder.deleteLastPathComponent()
+        }
+        return folder
+    }()
+
+    /// The document's lines with the whitespace around them trimmed.
+    static func lines(of document: String) throws -> Set<String> {
+        let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+        return Set(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
+    /// The targets of the document's relative Markdown links, `[text](target)`, as paths from the repository's
+    /// root, without any `#fragment`; links to a scheme (`https:`) or to a fragment of the same page are left out.
+    static func relativeLinkTargets(of document: String) throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+        let folder = (document as NSString).deletingLastPathComponent
+        var targets: [String] = []
+        var rest = Substring(text)
+        while let opening = rest.range(of: "](") {
+            rest = rest[opening.upperBound...]
+            guard let closing = rest.firstIndex(of: ")") else { break }
+            let target = String(rest[..<closing].prefix { $0 != "#" })
+            rest = rest[closing...]
+            guard !target.isEmpty, !target.contains(":") else { continue }
+            targets.append((folder as NSString).appendingPathComponent(target))
+        }
+        return targets
+    }
+
+    /// Whether a path from the repository's root names a file or folder.
+    static func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+    }
 }
