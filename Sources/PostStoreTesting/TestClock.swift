@@ -3,15 +3,17 @@ public import PostStore
 import Synchronization
 
 /// A clock for tests: it never waits. `sleep(for:)` records the duration and moves the clock forward by it at
-/// once, so retry and backoff schedules are checked against ``sleeps``, not wall time.
+/// once, so waits are checked against ``sleeps``, not wall time; ``now()`` starts at a fixed date, so the time a
+/// sync records is known.
 ///
 /// For example:
 ///
 /// ```swift
 /// let clock = TestClock()
-/// let service = try HTTPPostDataService(url: url, client: client, clock: clock, random: FixedRandomSource(fraction: 0.5), logger: logger)
-/// _ = try await service.fetchPosts(PostFetchRequest())
-/// #expect(clock.sleeps == [.milliseconds(375)])
+/// let store = InMemoryPostStore()
+/// let sync = SyncService(dataService: StubPostDataService(), store: store, clock: clock, logger: .silent)
+/// _ = try await sync.sync()
+/// #expect(try await store.syncStates().first?.syncedAt == clock.now())
 /// ```
 public final class TestClock: ClockProtocol {
     private struct State {
