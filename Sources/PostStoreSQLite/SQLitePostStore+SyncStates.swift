@@ -1,0 +1,82 @@
+import Foundation
+public import PostStore
+
+extension SQLitePostStore {
+    public func syncState(for source: String) throws -> SyncState? {
+        try read {
+            try connection.withStatement(Self.selectSyncState + " WHERE source = ?") { statement throws(SQLiteError) in
+                try statement.bind(source)
+                return try statement.rows(Self.readSyncState).first
+            }
+        }
+    }
+
+    public func syncStates() throws -> [SyncState] {
+        try read { try storedSyncStates() }
+    }
+
+    /// Every sync state, newest first.
+    func storedSyncStates() throws(SQLiteError) -> [SyncState] {
+        try connection.withStatement(Self.selectSyncState + " ORDER BY synced_at_ms DESC, source") {
+            statement throws(SQLiteError) in
+            try statement.rows(Self.readSyncState)
+        }
+    }
+
+    func save(_ state: SyncState) throws(SQLiteError) {
+        try connection.withStatement(
+            """
+            INSERT OR REPLACE INTO sync_state
+                (source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ) { statement throws(SQLiteError) in
+            try statement.bind(
+                state.source,
+                state.etag,
+                state.syncedAtMilliseconds,
+                state.fetched,
+                state.inserted,
+                state.updated,
+                state.unchanged,
+                state.deleted
+            )
+            try statement.run()
+        }
+    }
+
+    /// The latest sync time of any source but `source` (compared byte for byte, as SQLite's default collation does).
+    func latestSyncedAt(otherThan source: String) throws(SQLiteError) -> Int64? {
+        let latest = "SELECT synced_at_ms FROM sync_state WHERE source <> ? ORDER BY synced_at_ms DESC LIMIT 1"
+        return try connection.withStatement(latest) { statement throws(SQLiteError) in
+            try statement.bind(source)
+            return try statement.step() ? Int64(statement.int(at: 0)) : nil
+        }
+    }
+
+    func storedETag(for source: String) throws(SQLiteError) -> String? {
+        try connection.withStatement("SELECT etag FROM sync_state WHERE source = ?") { statement throws(SQLiteError) in
+            try statement.bind(source)
+            return try statement.step() ? statement.optionalText(at: 0) : nil
+        }
+    }
+
+    private static let selectSyncState = """
+        SELECT source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted FROM sync_state
+        """
+
+    private static func readSyncState(_ row: SQLiteStatement) -> SyncState {
+        var state = SyncState(
+            source: row.text(at: 0),
+            etag: row.optionalText(at: 1),
+            syncedAt: Date(timeIntervalSince1970: 0),
+            fetched: row.int(at: 3),
+            inserted: row.int(at: 4),
+            updated: row.int(at: 5),
+            unchanged: row.int(at: 6),
+            deleted: row.int(at: 7)
+        )
+        state.syncedAtMilliseconds = Int64(row.int(at: 2))
+        return state
+    }
+}
