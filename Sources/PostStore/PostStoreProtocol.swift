@@ -1,6 +1,6 @@
 /// A place where posts live: the one storage abstraction of PostStore.
 ///
-/// Three engines implement it — ``InMemoryPostStore``, ``JSONFilePostStore`` and ``SQLitePostStore`` — and code
+/// Three engines implement it — ``InMemoryPostStore``, `JSONFilePostStore` and `SQLitePostStore` — and code
 /// written against `any PostStoreProtocol` runs unchanged on each. Pick one with the README's "Choosing an engine".
 ///
 /// For example:
@@ -75,7 +75,7 @@ public protocol PostStoreProtocol: Sendable {
     /// The upserted posts are the change set's own ``PostChangeSet/upserts`` followed by the stream's. The same
     /// rules as ``apply(_:)`` hold for all of them together; a problem the stream's reader finds part-way (a bad
     /// record) is thrown and nothing is written. The default implementation reads the whole stream into the change
-    /// set and calls ``apply(_:)``; ``SQLitePostStore`` writes batch by batch.
+    /// set and calls ``apply(_:)``; `SQLitePostStore` writes batch by batch.
     ///
     /// - Parameters:
     ///   - changes: The change set.

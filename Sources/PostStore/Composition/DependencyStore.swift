@@ -3,7 +3,7 @@ import Synchronization
 /// A small typed container: a factory registered per type, resolved by type, with overrides scoped to a task.
 ///
 /// For apps that would rather not pass every dependency through initializers. Register the live graph once at
-/// launch (``registerLive(_:logger:)`` does it from a ``PostStoreConfiguration``), then resolve by type anywhere, or
+/// launch (`registerLive(_:logger:)` does it from a `PostStoreConfiguration`), then resolve by type anywhere, or
 /// declare `@Injected var store: any PostStoreProtocol` (see ``Injected``).
 ///
 /// Which container a task sees is a task-local value, ``current``: the process's ``root`` unless code runs inside

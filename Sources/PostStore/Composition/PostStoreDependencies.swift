@@ -2,15 +2,15 @@ public import Logging
 
 /// The object graph of a PostStore program: the composition root.
 ///
-/// ``live(_:logger:)`` turns a ``PostStoreConfiguration`` into the live graph; apps (and the `poststore` tool) call
+/// `live(_:logger:)` turns a `PostStoreConfiguration` into the live graph; apps (and the `poststore` tool) call
 /// it, and everything below receives its collaborators through initializers. The wiring itself is written once, in
-/// ``DependencyStore/registerLive(_:logger:)``:
+/// `DependencyStore/registerLive(_:logger:)`:
 ///
-/// - the clock: ``SystemClock``, shared by everything below;
-/// - the store: ``InMemoryPostStore``, ``JSONFilePostStore`` (on ``LocalFileSystem``, with the clock) or
-///   ``SQLitePostStore`` (libsqlite3 through its own connection helper, with the clock);
-/// - the data service: ``HTTPPostDataService`` (``URLSessionHTTPClient``, the clock, ``SystemRandomSource``, the
-///   logger) or ``FilePostDataService`` (``LocalFileSystem``);
+/// - the clock: `SystemClock`, shared by everything below;
+/// - the store: ``InMemoryPostStore``, `JSONFilePostStore` (on `LocalFileSystem`, with the clock) or
+///   `SQLitePostStore` (libsqlite3 through its own connection helper, with the clock);
+/// - the data service: `HTTPPostDataService` (`URLSessionHTTPClient`, the clock, `SystemRandomSource`, the
+///   logger) or ``FilePostDataService`` (`LocalFileSystem`);
 /// - the ``SyncService``: the data service, the store, the clock and the logger.
 ///
 /// Tests build the same type from doubles with ``init(store:dataService:clock:logger:)``.

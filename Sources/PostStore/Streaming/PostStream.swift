@@ -3,7 +3,7 @@
 ///
 /// A stream over a file reads the file in pieces, so syncing a file of any size needs memory for one piece and the
 /// store's own bookkeeping, not for the whole payload. A stream over posts in memory (``init(_:)``) is how sources
-/// that fetch everything first, such as ``HTTPPostDataService``, take part.
+/// that fetch everything first, such as `HTTPPostDataService`, take part.
 ///
 /// For example:
 ///
