@@ -80,7 +80,8 @@ for target in "${targets[@]}"; do
     # The flag reaches every module the target builds, so the folder also holds its dependencies' graphs; docc gets
     # only the target's own (TARGET.symbols.json and its extensions of other modules, TARGET@OTHER.symbols.json).
     swift build --scratch-path .build-docs --target "$target" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$all_graphs"
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$all_graphs" \
+        -Xswiftc -emit-extension-block-symbols
     cp "$all_graphs/$target.symbols.json" "$graphs/"
     for extension in "$all_graphs/$target@"*.symbols.json; do
         [[ -e "$extension" ]] && cp "$extension" "$graphs/"

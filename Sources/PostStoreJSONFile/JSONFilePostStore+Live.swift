@@ -13,7 +13,7 @@ extension JSONFilePostStore {
     ///   - path: The JSON file.
     ///   - mode: Whether a missing file is created as an empty store (the default) or an error.
     ///   - lockTimeout: How long a write waits for another process's write to finish.
-    /// - Throws: ``PostStoreError``, as ``init(path:mode:lockTimeout:fileSystem:clock:)``.
+    /// - Throws: `PostStoreError`, as `init(path:mode:lockTimeout:fileSystem:clock:)`.
     public init(path: String, mode: StoreOpenMode = .createIfMissing, lockTimeout: Duration = .seconds(30)) throws {
         try self.init(
             path: path,

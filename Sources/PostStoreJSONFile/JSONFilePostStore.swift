@@ -1,7 +1,7 @@
 import Foundation
 @_spi(FileSystem) public import PostStore
 
-/// A store in one human-readable JSON file (see ``JSONStoreDocument`` for the format).
+/// A store in one human-readable JSON file (see `JSONStoreDocument` for the format).
 ///
 /// The engine for small data sets you want to read, diff or commit. Every write takes an advisory lock on a
 /// sidecar file (`PATH.lock`), re-reads the file so that no other process's update is lost, and replaces the file
@@ -13,7 +13,7 @@ import Foundation
 /// power loss.
 ///
 /// Reads parse the file again only when it has changed since the last read. Each write rewrites the whole file,
-/// so this engine suits thousands of posts, not millions: use ``SQLitePostStore`` for those.
+/// so this engine suits thousands of posts, not millions: use `SQLitePostStore` for those.
 ///
 /// For example:
 ///

@@ -16,12 +16,12 @@ import PostStore
 ///
 /// Posts are written in id order with JSONPlaceholder's key order. A reader refuses a document whose `format` is
 /// not `poststore-json` or whose `formatVersion` is newer than ``currentVersion``.
-public enum JSONStoreDocument {
+package enum JSONStoreDocument {
     /// The value of the document's `format` key.
-    public static let formatName = "poststore-json"
+    package static let formatName = "poststore-json"
 
     /// The newest format version this build reads and the one it writes.
-    public static let currentVersion = 1
+    package static let currentVersion = 1
 
     private struct Header: Decodable {
         let format: String?

@@ -29,7 +29,7 @@ extension PostStoreConfiguration {
         /// - Returns: The source.
         public static func http(_ url: URL, pageSize: Int? = nil) -> Source { Source(.http(url, pageSize: pageSize)) }
 
-        /// A ``FilePostDataService`` for the path (`-` for standard input).
+        /// A `FilePostDataService` for the path (`-` for standard input).
         ///
         /// - Parameter path: The file, or `-`.
         /// - Returns: The source.
@@ -40,7 +40,7 @@ extension PostStoreConfiguration {
         /// - Parameters:
         ///   - text: The source.
         ///   - pageSize: Posts per page for a URL; a file takes none.
-        /// - Throws: ``PostStoreError/Code/invalidArgument`` for a malformed URL, another scheme, or a page size
+        /// - Throws: `PostStoreError/Code/invalidArgument` for a malformed URL, another scheme, or a page size
         ///   with a file.
         public init(parsing text: String, pageSize: Int? = nil) throws(PostStoreError) {
             if text.afterCaseInsensitivePrefix("http://") != nil || text.afterCaseInsensitivePrefix("https://") != nil {

@@ -4,8 +4,8 @@ public import PostStoreHTTP
 
 /// What a program wants wired: which store, which source, and the timeouts and retries between them.
 ///
-/// ``PostStoreDependencies/live(_:logger:)`` turns it into the live object graph, and
-/// ``DependencyStore/registerLive(_:logger:)`` registers the same graph in a container.
+/// `PostStoreDependencies/live(_:logger:)` turns it into the live object graph, and
+/// `DependencyStore/registerLive(_:logger:)` registers the same graph in a container.
 ///
 /// For example:
 ///

@@ -9,7 +9,7 @@ extension PostStoreDependencies {
     ///   - configuration: Which store, which source, timeouts and retries.
     ///   - logger: Where syncs and retries are logged.
     /// - Returns: The graph.
-    /// - Throws: ``PostStoreError`` from opening the store or checking the source's settings.
+    /// - Throws: `PostStoreError` from opening the store or checking the source's settings.
     public static func live(
         _ configuration: PostStoreConfiguration,
         logger: Logger = Logger(label: "PostStore")

@@ -13,7 +13,7 @@ extension StoreSpec {
     /// ```
     ///
     /// - Parameter text: The spec.
-    /// - Throws: ``PostStoreError/Code/invalidArgument`` for an unknown scheme or extension, a missing path, a
+    /// - Throws: `PostStoreError/Code/invalidArgument` for an unknown scheme or extension, a missing path, a
     ///   path after a scheme that takes none, or a path ending in `/` (a folder).
     public init(parsing text: String) throws(PostStoreError) {
         for engine in StoreEngine.all {

@@ -3,7 +3,7 @@ import PostStoreCSQLite
 
 /// A failed SQLite call: the extended result code and SQLite's own message.
 ///
-/// Kept as the ``PostStoreError/cause`` of the ``PostStoreError`` that ``SQLitePostStore`` throws.
+/// Kept as the `PostStoreError/cause` of the `PostStoreError` that ``SQLitePostStore`` throws.
 public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The extended result code, for example `SQLITE_BUSY` (5) or `SQLITE_CONSTRAINT_PRIMARYKEY` (1555).
     public let extendedCode: Int32

@@ -14,7 +14,7 @@ extension SQLitePostStore {
     ///   - mode: Whether a missing file is created (the default) or an error.
     ///   - busyTimeout: How long an operation waits for another process's write.
     ///   - searchIndex: Whether to keep the text-search index (the default).
-    /// - Throws: ``PostStoreError``, as ``init(path:mode:busyTimeout:searchIndex:clock:)``.
+    /// - Throws: `PostStoreError`, as ``init(path:mode:busyTimeout:searchIndex:clock:)``.
     public init(
         path: String,
         mode: StoreOpenMode = .createIfMissing,

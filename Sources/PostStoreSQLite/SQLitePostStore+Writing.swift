@@ -70,7 +70,7 @@ extension SQLitePostStore {
     /// the `sqlite3` shell: until then such posts may be missing from search results. (When PostStore itself later
     /// changes or deletes such a post, FTS5 notices the mismatch and that write rebuilds the index by itself.)
     ///
-    /// - Throws: ``PostStoreError``.
+    /// - Throws: `PostStoreError`.
     public func rebuildSearchIndex() async throws {
         try await write { try searchIndex.rebuild() }
     }

@@ -49,15 +49,15 @@ public actor SQLitePostStore: PostStoreProtocol {
     ///
     /// - Parameters:
     ///   - path: The database file.
-    ///   - mode: With ``StoreOpenMode/createIfMissing`` a missing file is created; with
-    ///     ``StoreOpenMode/openExisting`` it is an error.
+    ///   - mode: With `StoreOpenMode/createIfMissing` a missing file is created; with
+    ///     `StoreOpenMode/openExisting` it is an error.
     ///   - busyTimeout: How long an operation waits for another process's write before failing with
-    ///     ``PostStoreError/Code/storeBusy``.
+    ///     `PostStoreError/Code/storeBusy`.
     ///   - searchIndex: Whether to keep the text-search index. Without it, writes are cheaper and searches scan
     ///     every post (same results, slower); the index is then marked stale, and the next store opened with it
     ///     rebuilds it in one pass.
     ///   - clock: What a write waiting for another process's lock measures and sleeps on.
-    /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore` (also for another application's database),
+    /// - Throws: `PostStoreError`: `storeNotFound`, `corruptStore` (also for another application's database),
     ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`, `storeBusy`.
     public init(
         path: String,

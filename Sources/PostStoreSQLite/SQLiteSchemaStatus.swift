@@ -26,7 +26,7 @@ extension SQLitePostStore {
     ///
     /// - Parameter path: The database file.
     /// - Returns: The applied and pending migrations.
-    /// - Throws: ``PostStoreError``: `storeNotFound`, `corruptStore` (also for another application's database),
+    /// - Throws: `PostStoreError`: `storeNotFound`, `corruptStore` (also for another application's database),
     ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`.
     public static func schemaStatus(ofStoreAt path: String) throws -> SQLiteSchemaStatus {
         try PathCheck.validate(path, naming: "The SQLite store's path")
