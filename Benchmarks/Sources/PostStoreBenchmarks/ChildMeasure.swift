@@ -134,7 +134,7 @@ enum ChildMeasure: String, CaseIterable {
             clock: SystemClock(),
             logger: Logger(label: "benchmarks") { _ in SwiftLogNoOpLogHandler() }
         )
-        let report = try await service.sync(SyncOptions(prune: prune, force: true))
+        let report = try await service.sync(SyncOptions(prune: prune, deletionLimit: .unlimited))
         let seconds = (ContinuousClock.now - start).seconds
         if let inserted { try expect(report.inserted == inserted, "inserted \(report.inserted)") }
         if let unchanged {
