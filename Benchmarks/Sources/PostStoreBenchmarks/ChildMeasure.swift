@@ -46,8 +46,8 @@ enum ChildMeasure: String, CaseIterable {
         case .decodeWithPostStore:
             let data = try Data(contentsOf: URL(fileURLWithPath: context.baseFile))
             let start = ContinuousClock.now
-            let posts = try PostPayload.decode(data)
-            try expect(posts.count == context.posts, "PostPayload read \(posts.count) posts")
+            let posts = try PostJSON.decode(data)
+            try expect(posts.count == context.posts, "PostJSON read \(posts.count) posts")
             return ["seconds": (ContinuousClock.now - start).seconds, "bytes": Double(data.count)]
         case .cLimit:
             return try cLimit(context.baseFile, context.store, searchIndex: false, prune: false, posts: context.posts)
