@@ -28,13 +28,13 @@ let package = Package(
         // The checks both fuzzers make, an in-memory file system that reads in short pieces, and the bridge from
         // libFuzzer's synchronous callback to the async data-service API.
         .target(name: "FuzzSupport", dependencies: [postStore], swiftSettings: swiftSettings),
-        // `PostPayload.decode` on its own: posts, or one-line `invalidData`; posts survive a re-encode.
+        // `PostJSON.decode` on its own: posts, or one-line `invalidData`; posts survive a re-encode.
         .executableTarget(
             name: "PostStoreDecoderFuzzer",
             dependencies: ["FuzzSupport", postStore],
             swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])]
         ),
-        // `FilePostDataService` over short reads, compared with `PostPayload.decode` of the whole input.
+        // `FilePostDataService` over short reads, compared with `PostJSON.decode` of the whole input.
         .executableTarget(
             name: "PostStoreReaderFuzzer",
             dependencies: ["FuzzSupport", postStore],

@@ -25,8 +25,8 @@
 ///   ``PostStoreError/Code/constraintViolation`` before anything is written (see ``PostChangeSet/validate()``),
 ///   and one that would delete more than its ``PostChangeSet/deletionLimit`` with
 ///   ``PostStoreError/Code/tooManyDeletions`` (the stored posts counted under the write lock).
-/// - **Pruning.** With ``PostChangeSet/deletesAbsentPosts``, every stored post not upserted is deleted in the same
-///   step, chosen under the write lock, so two writers never mix their sets.
+/// - **Pruning.** With ``PostChangeSet/prune``, every stored post not upserted is deleted in the same step, chosen
+///   under the write lock, so two writers never mix their sets.
 /// - **Previews.** ``preview(_:)`` returns what ``apply(_:)`` would return, and writes nothing.
 /// - **Streams.** ``apply(_:streaming:)`` and ``preview(_:streaming:)`` behave exactly as ``apply(_:)`` and
 ///   ``preview(_:)`` with the stream's posts appended to the change set's upserts (an id repeated across the two is

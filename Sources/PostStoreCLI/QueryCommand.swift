@@ -95,9 +95,9 @@ struct QueryCommand: AsyncParsableCommand {
                 return
             }
             switch format {
-            case .json: Output.data(PostEncoding.jsonArray(posts) + Data("\n".utf8))
+            case .json: Output.data(PostJSON.encode(posts) + Data("\n".utf8))
             case .ndjson:
-                for post in posts { Output.data(PostEncoding.jsonObject(post) + Data("\n".utf8)) }
+                for post in posts { Output.data(PostJSON.encode(post) + Data("\n".utf8)) }
             case .csv: Output.data(Data(PostTable.csv(posts).utf8))
             case .table: Output.data(Data(PostTable.text(posts, width: Output.width).utf8))
             }

@@ -33,7 +33,11 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Delete stored posts the source no longer has.")
     var prune = false
 
-    @Flag(name: .long, help: "Prune even past the guard (more than half of the stored posts).")
+    /// `--force`, the usual spelling of "do it anyway" on a command line: the library's ``DeletionLimit/unlimited``.
+    @Flag(
+        name: .long,
+        help: "Lift the deletion limit: prune even when that deletes more than half of the stored posts."
+    )
     var force = false
 
     @Flag(name: .customLong("dry-run"), help: "Report what the sync would do, and write nothing.")
@@ -126,9 +130,17 @@ struct SyncCommand: AsyncParsableCommand {
                 report = try await sync(into: spec, from: source, progress: progress)
             } catch let error as PostStoreError {
                 progress.finish()
-                guard error.code == .sourceNotFound, !source.isFile else { throw error }
-                // A URL that answers 404 is an unavailable source to a script (69); 66 is for missing files.
-                throw PostStoreError(.sourceUnavailable, error.message, path: error.path, cause: error)
+                switch error.code {
+                case .tooManyDeletions:
+                    // The library's advice ends "or lift the deletion limit."; here the flag that lifts it is named.
+                    let advice = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+                    throw PostStoreError(.tooManyDeletions, advice + " (--force).", cause: error)
+                case .sourceNotFound where !source.isFile:
+                    // A URL that answers 404 is an unavailable source to a script (69); 66 is for missing files.
+                    throw PostStoreError(.sourceUnavailable, error.message, path: error.path, cause: error)
+                default:
+                    throw error
+                }
             }
             progress.finish()
             switch format {
@@ -144,7 +156,11 @@ struct SyncCommand: AsyncParsableCommand {
         from source: PostStoreConfiguration.Source,
         progress: ProgressDisplay
     ) async throws -> SyncReport {
-        let options = SyncOptions(prune: prune, force: force, dryRun: dryRun)
+        let options = SyncOptions(
+            prune: prune,
+            deletionLimit: force ? .unlimited : SyncOptions.defaultDeletionLimit,
+            dryRun: dryRun
+        )
         guard !dryRun, let newStore = try NewStoreWrite.begin(spec) else {
             return try await wire(spec, source).resolve(SyncService.self).sync(options, progress: progress.show)
         }

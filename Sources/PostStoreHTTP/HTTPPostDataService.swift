@@ -17,7 +17,7 @@ public import PostStore
 ///   says, waiting on the injected clock with jitter from the injected random source.
 /// - **Errors.** ``PostStoreError`` naming the URL: `sourceNotFound` for `404` and `410`, `sourceUnavailable` with
 ///   any other error status or the connection failure, `invalidData` with what is wrong in the body (see
-///   ``PostPayload``).
+///   ``PostJSON``).
 ///
 /// For example:
 ///
@@ -212,7 +212,7 @@ public struct HTTPPostDataService: PostDataService {
 
     private func decode(_ response: HTTPResponse, from url: URL) throws(PostStoreError) -> [Post] {
         do {
-            return try PostPayload.decode(response.body, maximumPostBytes: limits.maximumPostBytes)
+            return try PostJSON.decode(response.body, maximumPostBytes: limits.maximumPostBytes)
         } catch {
             throw PostStoreError(
                 .invalidData,

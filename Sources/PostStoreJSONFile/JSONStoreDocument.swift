@@ -56,7 +56,7 @@ package enum JSONStoreDocument {
             do {
                 return try JSONDecoder().decode(part, from: data)
             } catch let error as DecodingError {
-                throw corrupt(PostDecoding.describe(error, in: data), cause: error)
+                throw corrupt(PostJSON.describe(error, in: data), cause: error)
             } catch {
                 throw corrupt("It could not be decoded.", cause: error)
             }

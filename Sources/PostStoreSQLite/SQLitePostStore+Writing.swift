@@ -137,7 +137,7 @@ extension SQLitePostStore {
         let deleted = try changes.deletedIds(
             // Counted only when something may be deleted: the posts before this change set's inserts (made only
             // when writing).
-            storedCount: changes.deletesAbsentPosts || !changes.deletions.isEmpty
+            storedCount: changes.prune || !changes.deletions.isEmpty
                 ? try storedCount() - (writing ? summary.inserted : 0) : 0,
             storedIds: storedIds,
             isStored: { id throws(SQLiteError) in try storedPost(id: id) != nil },

@@ -107,7 +107,7 @@ import Testing
         Failure(74, ["query", "--store", "future.json"], message: "format version 99"),
         Failure(74, ["sync", "--from", "posts.json", "--store", "future.json"], message: "format version 99"),
         Failure(74, ["query", "--store", "not-a-store.json"], message: "not a PostStore file"),
-        // 1: anything else, here the prune guard.
+        // 1: anything else, here a prune over the deletion limit.
         Failure(1, ["sync", "--from", "empty.json", "--store", "store.sqlite", "--prune"], message: "Prune refused"),
     ]
 

@@ -34,7 +34,7 @@ import Testing
 
         let after = try await sandbox.run(["query", "--store", store, "--format", "json"])
         #expect(after.exitCode == 0, "\(after)")
-        let posts = try PostPayload.decode(after.standardOutput)
+        let posts = try PostJSON.decode(after.standardOutput)
         #expect(posts == SamplePosts.make(count: 100), "the store must be as it was before the sync")
     }
 }

@@ -198,11 +198,15 @@ import Testing
         #expect(result.standardOutput.isEmpty)
         #expect(result.errorLines.count == 1, "\(result)")
         #expect(result.errorOutput.hasPrefix("poststore: Prune refused"), "\(result)")
+        #expect(
+            result.errorOutput.hasSuffix("Check the source, or lift the deletion limit (--force).\n"),
+            "the message names the flag that lifts the limit: \(result)"
+        )
         #expect(try sandbox.snapshot() == before)
     }
 
     @Test(arguments: Store.engines)
-    func pruningWithinTheGuardDeletesWhatTheSourceLost(store: Store) async throws {
+    func pruningWithinTheDeletionLimitDeletesWhatTheSourceLost(store: Store) async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(Self.posts, into: store.spec)
         try sandbox.write(Array(Self.posts.prefix(20)), to: "fewer.json")

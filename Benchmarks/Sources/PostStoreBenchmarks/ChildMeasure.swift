@@ -48,8 +48,8 @@ enum ChildMeasure: String, CaseIterable {
         case .decodeWithPostStore:
             let data = try Data(contentsOf: URL(fileURLWithPath: context.baseFile))
             let start = ContinuousClock.now
-            let posts = try PostPayload.decode(data)
-            try expect(posts.count == context.posts, "PostPayload read \(posts.count) posts")
+            let posts = try PostJSON.decode(data)
+            try expect(posts.count == context.posts, "PostJSON read \(posts.count) posts")
             return ["seconds": (ContinuousClock.now - start).seconds, "bytes": Double(data.count)]
         case .cLimit:
             return try cLimit(context.baseFile, context.store, searchIndex: false, prune: false, posts: context.posts)
@@ -136,7 +136,7 @@ enum ChildMeasure: String, CaseIterable {
             clock: SystemClock(),
             logger: Logger(label: "benchmarks") { _ in SwiftLogNoOpLogHandler() }
         )
-        let report = try await service.sync(SyncOptions(prune: prune, force: true))
+        let report = try await service.sync(SyncOptions(prune: prune, deletionLimit: .unlimited))
         let seconds = (ContinuousClock.now - start).seconds
         if let inserted { try expect(report.inserted == inserted, "inserted \(report.inserted)") }
         if let unchanged {

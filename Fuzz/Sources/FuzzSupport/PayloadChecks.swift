@@ -1,20 +1,20 @@
 public import Foundation
 public import PostStore
 
-/// The contract of ``PostPayload/decode(_:)`` that the fuzzers check on every input.
+/// The contract of ``PostJSON/decode(_:maximumPostBytes:)`` that the fuzzers check on every input.
 public enum PayloadChecks {
     /// Decodes a payload and checks the outcome: posts with unique ids, or `invalidData` with a one-line message.
     ///
     /// - Parameters:
     ///   - input: The payload.
     ///   - maximumPostBytes: The most bytes of JSON one post may take.
-    /// - Returns: What `PostPayload.decode` returned or threw.
+    /// - Returns: What `PostJSON.decode` returned or threw.
     public static func decode(
         _ input: Data,
         maximumPostBytes: Int = PayloadLimits.defaultMaximumPostBytes
     ) -> Result<[Post], PostStoreError> {
         let result = Result { () throws(PostStoreError) in
-            try PostPayload.decode(input, maximumPostBytes: maximumPostBytes)
+            try PostJSON.decode(input, maximumPostBytes: maximumPostBytes)
         }
         switch result {
         case .success(let posts):

@@ -2,10 +2,10 @@ import Foundation
 import FuzzSupport
 import PostStore
 
-/// libFuzzer's entry point for `PostPayload.decode`.
+/// libFuzzer's entry point for `PostJSON.decode`.
 ///
 /// Checks, on every input: the decoder returns posts with unique ids or throws `invalidData` with a non-empty,
-/// one-line message (``PayloadChecks``); posts it returns decode again, the same, from what `PostEncoding`
+/// one-line message (``PayloadChecks``); posts it returns decode again, the same, from what `PostJSON`
 /// writes for them (a JSON array, and one object per line); a UTF-8 byte-order mark in front changes nothing but
 /// error messages' offsets (posts, or an error, either way); and a small `maximumPostBytes` (picked from the input)
 /// never accepts what the default limit refuses, nor reads other posts. Any broken check traps.
@@ -34,18 +34,18 @@ public func fuzzDecoder(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
 
     guard case .success(let posts) = result else { return 0 }
-    let array = PostEncoding.jsonArray(posts)
+    let array = PostJSON.encode(posts)
     guard case .success(let again) = PayloadChecks.decode(array), again == posts else {
-        fuzzFailure("the posts, written by PostEncoding.jsonArray, decode differently", input: input)
+        fuzzFailure("the posts, written by PostJSON.encode, decode differently", input: input)
     }
     if !posts.isEmpty {
         var lines = Data()
         for post in posts {
-            lines += PostEncoding.jsonObject(post)
+            lines += PostJSON.encode(post)
             lines.append(0x0A)
         }
         guard case .success(let again) = PayloadChecks.decode(lines), again == posts else {
-            fuzzFailure("the posts, written one per line by PostEncoding.jsonObject, decode differently", input: input)
+            fuzzFailure("the posts, written one per line by PostJSON.encode, decode differently", input: input)
         }
     }
     return 0

@@ -12,7 +12,7 @@ public func initializeReaderFuzzer(_ argc: UnsafeMutablePointer<CInt>?, _ argv: 
 
 /// libFuzzer's entry point for `FilePostDataService`: the input is the file, read in short pieces.
 ///
-/// Every way the service reads must agree with `PostPayload.decode` of the whole input (``PayloadChecks``): the
+/// Every way the service reads must agree with `PostJSON.decode` of the whole input (``PayloadChecks``): the
 /// same posts, or an `invalidData` error whose message is the decoder's, prefixed with the source
 /// (`Cannot use the posts in input.json: …`), whose path is the file's and whose cause is the decoder's error; a
 /// finished read reports its count once as progress, a failed one nothing.
@@ -264,7 +264,7 @@ private struct GeneratedPosts: Sendable {
         var linesText: [UInt8] = []
         var ends: [Int] = []
         for number in 1...count {
-            let post = PostEncoding.jsonObject(Post(userId: number % 10, id: -number, title: "t\(number)", body: "b"))
+            let post = PostJSON.encode(Post(userId: number % 10, id: -number, title: "t\(number)", body: "b"))
             arrayText += post
             linesText += post
             ends.append(arrayText.count)

@@ -2,7 +2,7 @@
 ///
 /// `HTTPPostDataService` (a JSONPlaceholder-style server) and ``FilePostDataService`` (a JSON file or standard
 /// input) are the live implementations; tests inject a stub. A data service checks every post it hands over (see
-/// ``PostPayload``): ``fetchPosts(_:)`` checks the whole payload before it returns; the reader of
+/// ``PostJSON``): ``fetchPosts(_:)`` checks the whole payload before it returns; the reader of
 /// ``streamPosts(_:)`` checks each post as the store reads it and throws at the first problem, which rolls the
 /// store's write back.
 ///

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// Reads JSON values and posts straight from UTF-8 bytes: the fast, strict decoder behind ``PostPayload``.
+/// Reads JSON values and posts straight from UTF-8 bytes: the fast, strict decoder behind ``PostJSON``.
 ///
 /// It accepts exactly RFC 8259 JSON (no trailing commas, no leading zeros, no unescaped control characters, no
 /// lone surrogates, valid UTF-8 in every string) and decodes a post the way `JSONDecoder` decodes ``Post``: the

@@ -16,8 +16,6 @@ struct PostPayloadParser {
     }
 
     private var state = State.start
-    /// Whether only a JSON array is accepted (``PostDecoding/decodeArray(from:)``).
-    private let acceptsOnlyArrays: Bool
     /// The most bytes of JSON one post may take (``PayloadLimits/maximumPostBytes``).
     private let maximumPostBytes: Int
     /// How many records were read.
@@ -39,12 +37,10 @@ struct PostPayloadParser {
     /// Creates a parser for one payload.
     ///
     /// - Parameters:
-    ///   - acceptsOnlyArrays: Whether newline-delimited JSON is refused.
     ///   - expectedPosts: Room to reserve for ids, when the payload's size suggests it.
     ///   - maximumPostBytes: The most bytes of JSON one post may take; a longer one is refused, also before it has
     ///     been read whole, so a stream's buffer never grows much past it.
-    init(acceptsOnlyArrays: Bool = false, expectedPosts: Int = 0, maximumPostBytes: Int = .max) {
-        self.acceptsOnlyArrays = acceptsOnlyArrays
+    init(expectedPosts: Int = 0, maximumPostBytes: Int = .max) {
         self.maximumPostBytes = maximumPostBytes
         ids.reserveCapacity(expectedPosts)
     }
@@ -144,7 +140,7 @@ struct PostPayloadParser {
                     guard window.count - stopped - 4096 > maximumPostBytes else { return stopped }
                     throw PostStoreError(
                         .invalidData,
-                        "The data is not a JSON array of posts\(acceptsOnlyArrays ? "" : " nor one post per line"): its "
+                        "The data is not a JSON array of posts nor one post per line: its "
                             + "first value is larger than the limit of \(PayloadLimits.describe(bytes: maximumPostBytes)) "
                             + "per post."
                     )
@@ -197,7 +193,7 @@ struct PostPayloadParser {
             scanner.position += 1
             format = .array
             state = .arrayFirstElement
-        case UInt8(ascii: "{") where !acceptsOnlyArrays:
+        case UInt8(ascii: "{"):
             // Lines are counted from the start, blank ones included.
             scanner.position = afterMark
             scanner.allowsLineFeeds = false

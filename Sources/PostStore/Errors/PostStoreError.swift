@@ -41,7 +41,7 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         public static let storeBusy = Code(.storeBusy)
         /// A write would break a rule of the store, for example two posts with the same id in one batch.
         public static let constraintViolation = Code(.constraintViolation)
-        /// A write would delete more posts than its ``DeletionLimit`` allows (a sync's prune guard).
+        /// A write (a sync's prune) would delete more posts than its ``DeletionLimit`` allows; nothing was written.
         public static let tooManyDeletions = Code(.tooManyDeletions)
         /// A query's arguments are out of range, for example a negative limit.
         public static let invalidQuery = Code(.invalidQuery)

@@ -1,5 +1,5 @@
-/// The most a change set may delete, as a share of the posts the store held before it; a safety net against a
-/// source that came back empty or cut short.
+/// The most a change set may delete, as a share of the posts the store held before it: the safety net of a prune
+/// against a source that came back empty or cut short.
 ///
 /// A store checks the limit under its write lock, against the posts it holds at that moment, and refuses a change
 /// set that would delete more with ``PostStoreError/Code/tooManyDeletions`` before writing anything.
@@ -7,7 +7,7 @@
 /// For example, refusing to delete more than half of the store:
 ///
 /// ```swift
-/// var changes = PostChangeSet(upserts: fetched, deletesAbsentPosts: true)
+/// var changes = PostChangeSet(upserts: fetched, prune: true)
 /// changes.deletionLimit = .share(0.5)
 /// ```
 public struct DeletionLimit: Sendable, Hashable, CustomStringConvertible {

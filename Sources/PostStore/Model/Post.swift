@@ -1,7 +1,7 @@
 /// One post, exactly as JSONPlaceholder's `/posts` serves it.
 ///
 /// The JSON form has the four keys `userId`, `id`, `title` and `body`; decoding rejects a record where any of them is
-/// missing or has the wrong type (see ``PostDecoding`` for errors that name the record's position and field).
+/// missing or has the wrong type (see ``PostJSON`` for errors that name the record's position and field).
 /// Keys beyond these four are ignored, so a source that adds fields still decodes.
 ///
 /// For example:

@@ -17,11 +17,11 @@ public struct PostChangeSet: Sendable, Hashable {
     /// Ids of posts to delete; ids the store does not hold are skipped.
     public var deletions: Set<Int>
 
-    /// Whether to delete every stored post whose id is not among ``upserts`` as well: the store then holds
-    /// exactly the upserted posts (a sync's prune). The store decides which posts those are under its write lock.
-    public var deletesAbsentPosts: Bool
+    /// Whether to prune: delete every stored post whose id is not among ``upserts`` as well, so the store then
+    /// holds exactly the upserted posts. The store decides which posts those are under its write lock.
+    public var prune: Bool
 
-    /// The most this change set may delete, counting ``deletions`` and absent posts; by default no limit.
+    /// The most this change set may delete, counting ``deletions`` and pruned posts; by default no limit.
     public var deletionLimit: DeletionLimit
 
     /// Sync state to save with the posts, replacing any earlier state of the same source.
@@ -35,21 +35,21 @@ public struct PostChangeSet: Sendable, Hashable {
     /// - Parameters:
     ///   - upserts: Posts to insert or replace.
     ///   - deletions: Ids of posts to delete.
-    ///   - deletesAbsentPosts: Whether to delete every stored post not among `upserts` as well.
+    ///   - prune: Whether to delete every stored post not among `upserts` as well.
     ///   - deletionLimit: The most the change set may delete.
     ///   - syncState: Sync state to save with the posts.
     ///   - syncStateRecording: How the store saves `syncState`.
     public init(
         upserts: [Post] = [],
         deletions: Set<Int> = [],
-        deletesAbsentPosts: Bool = false,
+        prune: Bool = false,
         deletionLimit: DeletionLimit = .unlimited,
         syncState: SyncState? = nil,
         syncStateRecording: SyncStateRecording = .asGiven
     ) {
         self.upserts = upserts
         self.deletions = deletions
-        self.deletesAbsentPosts = deletesAbsentPosts
+        self.prune = prune
         self.deletionLimit = deletionLimit
         self.syncState = syncState
         self.syncStateRecording = syncStateRecording
@@ -104,18 +104,18 @@ public struct PostChangeSet: Sendable, Hashable {
     }
 
     /// Whether the change set writes nothing at all.
-    public var isEmpty: Bool { upserts.isEmpty && deletions.isEmpty && !deletesAbsentPosts && syncState == nil }
+    public var isEmpty: Bool { upserts.isEmpty && deletions.isEmpty && !prune && syncState == nil }
 
     /// The ids this change set deletes from a store, checked against ``deletionLimit``: what every engine runs
     /// before it writes anything.
     ///
     /// - Parameters:
     ///   - storedCount: How many posts the store holds before the change set.
-    ///   - storedIds: Every id the store holds; called only with ``deletesAbsentPosts``.
+    ///   - storedIds: Every id the store holds; called only with ``prune``.
     ///   - isStored: Whether the store holds a post with this id.
     ///   - isUpserted: Whether an id is upserted, when the upserts are more than ``upserts`` (a streamed write); by
     ///     default whether it is among ``upserts``.
-    /// - Returns: The stored ids among ``deletions`` and, with ``deletesAbsentPosts``, those not upserted; sorted.
+    /// - Returns: The stored ids among ``deletions`` and, with ``prune``, those not upserted; sorted.
     /// - Throws: ``PostStoreError/Code/tooManyDeletions`` when they are more than the limit allows, or what the
     ///   closures throw.
     package func deletedIds(
@@ -125,7 +125,7 @@ public struct PostChangeSet: Sendable, Hashable {
         isUpserted: ((Int) -> Bool)? = nil
     ) throws -> [Int] {
         var deleted = try Array(deletions.filter(isStored))
-        if deletesAbsentPosts {
+        if prune {
             let isKept = isUpserted ?? Set(upserts.lazy.map(\.id)).contains
             deleted += try storedIds().filter { !isKept($0) && !deletions.contains($0) }
         }

@@ -39,7 +39,17 @@ public struct PostQuery: Sendable, Hashable {
     public var userIds: Set<Int>?
 
     /// A text search, see ``TextSearch``; the empty string matches everything.
-    public var search: String
+    ///
+    /// Two queries whose searches differ only in normalization (`"é"` precomposed, `"e\u{301}"` decomposed) are
+    /// different queries, as they select different posts: the search text is compared byte for byte, as the search
+    /// itself compares text.
+    public var search: String {
+        get { searchText.value }
+        set { searchText = ByteExactString(newValue) }
+    }
+
+    /// ``search``, stored so that the synthesized `==` and `hash(into:)` compare it byte for byte.
+    private var searchText: ByteExactString
 
     /// The order of the results.
     public var sort: Sort
@@ -69,7 +79,7 @@ public struct PostQuery: Sendable, Hashable {
     ) {
         self.ids = ids
         self.userIds = userIds
-        self.search = search
+        self.searchText = ByteExactString(search)
         self.sort = sort
         self.limit = limit
         self.offset = offset
@@ -77,21 +87,4 @@ public struct PostQuery: Sendable, Hashable {
 
     /// A query that returns every post in id order.
     public static let all = PostQuery()
-
-    /// Two queries are equal when they select the same posts in the same order: the search text is compared byte for
-    /// byte, as the search itself compares text (see ``Post/==(_:_:)``).
-    public static func == (lhs: PostQuery, rhs: PostQuery) -> Bool {
-        lhs.ids == rhs.ids && lhs.userIds == rhs.userIds && lhs.search.utf8.elementsEqual(rhs.search.utf8)
-            && lhs.sort == rhs.sort && lhs.limit == rhs.limit && lhs.offset == rhs.offset
-    }
-
-    /// Hashes the query consistently with ``==(_:_:)``.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(ids)
-        hasher.combine(userIds)
-        hasher.combine(Array(search.utf8))
-        hasher.combine(sort)
-        hasher.combine(limit)
-        hasher.combine(offset)
-    }
 }

@@ -1,7 +1,7 @@
-/// Reads a payload of posts (see ``PostPayload``) from a file a piece at a time, handing out batches of posts:
+/// Reads a payload of posts (see ``PostJSON``) from a file a piece at a time, handing out batches of posts:
 /// memory for one piece, one batch and the list of ids read (to refuse a repeated one), whatever the file's size.
 ///
-/// Every check of ``PostPayload/decode(_:)`` applies, ids repeated anywhere in the payload included; a problem
+/// Every check of ``PostJSON/decode(_:maximumPostBytes:)`` applies, ids repeated anywhere in the payload included; a problem
 /// found part-way is thrown from the batch that reaches it.
 final class PostPayloadReader: PostReader {
     private let file: any ReadableFile

@@ -1,24 +1,23 @@
 /// How a ``SyncService`` brings a store up to date.
 ///
-/// For example, a sync that also deletes posts the source no longer has, checking first what it would do:
+/// For example, a sync that also prunes — deletes the posts the source no longer has — checking first what it would
+/// do:
 ///
 /// ```swift
 /// let preview = try await service.sync(SyncOptions(prune: true, dryRun: true))
 /// ```
 public struct SyncOptions: Sendable, Hashable {
-    /// The default prune guard: a prune may delete at most half of the stored posts.
-    public static let defaultPruneLimit = DeletionLimit.share(0.5)
+    /// The default deletion limit: a prune may delete at most half of the stored posts.
+    public static let defaultDeletionLimit = DeletionLimit.share(0.5)
 
-    /// Whether to delete stored posts that the source no longer has.
+    /// Whether to prune: delete the stored posts that the source no longer has.
     public var prune: Bool
 
     /// The most a prune may delete, as a share of the stored posts; a larger prune fails with
     /// ``PostStoreError/Code/tooManyDeletions`` and writes nothing, because an empty or truncated answer from the
-    /// source must never wipe a store. See ``force``.
-    public var pruneLimit: DeletionLimit
-
-    /// Whether to prune past ``pruneLimit``, for when the source really did lose that many posts.
-    public var force: Bool
+    /// source must never wipe a store. ``DeletionLimit/unlimited`` lifts the limit, for when the source really did
+    /// lose that many posts (what `poststore sync --prune --force` does).
+    public var deletionLimit: DeletionLimit
 
     /// Whether to work out the report without writing anything (not even the sync state).
     public var dryRun: Bool
@@ -31,21 +30,18 @@ public struct SyncOptions: Sendable, Hashable {
     /// Creates options.
     ///
     /// - Parameters:
-    ///   - prune: Whether to delete stored posts the source no longer has.
-    ///   - pruneLimit: The most a prune may delete, as a share of the stored posts.
-    ///   - force: Whether to prune past the limit.
+    ///   - prune: Whether to delete the stored posts the source no longer has.
+    ///   - deletionLimit: The most a prune may delete, as a share of the stored posts.
     ///   - dryRun: Whether to write nothing.
     ///   - usesETag: Whether to send the remembered `ETag`.
     public init(
         prune: Bool = false,
-        pruneLimit: DeletionLimit = defaultPruneLimit,
-        force: Bool = false,
+        deletionLimit: DeletionLimit = defaultDeletionLimit,
         dryRun: Bool = false,
         usesETag: Bool = true
     ) {
         self.prune = prune
-        self.pruneLimit = pruneLimit
-        self.force = force
+        self.deletionLimit = deletionLimit
         self.dryRun = dryRun
         self.usesETag = usesETag
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// to the store in one atomic ``PostChangeSet`` as they are read, every post checked — a bad one rolls the whole
 /// step back: new posts are inserted, changed ones replaced, equal ones not written,
 /// and — with ``SyncOptions/prune`` — posts the source no longer has deleted, unless that would delete more than
-/// ``SyncOptions/pruneLimit`` of the store. The store decides what changed under its write lock, so two syncs
+/// the ``SyncOptions/deletionLimit`` allows. The store decides what changed under its write lock, so two syncs
 /// into one store at once (two processes on one file) end in the state of the one that committed last, never a
 /// mixture. The same step records a ``SyncState`` (source, `ETag`, time, counts); the next sync sends that `ETag`
 /// — unless a write has changed posts since, or it prunes and the store holds posts that sync did not bring — and a
@@ -54,11 +54,11 @@ public struct SyncService: Sendable {
     /// Syncs the store with the source once.
     ///
     /// - Parameters:
-    ///   - options: Prune, its guard, dry run, conditional requests.
+    ///   - options: Prune, its deletion limit, dry run, conditional requests.
     ///   - progress: Called as pages arrive, requests are retried and posts are applied.
     /// - Returns: What the sync did (or would do, in a dry run).
     /// - Throws: ``PostStoreError``, and the store is left as it was: the data service's errors (`invalidData`,
-    ///   `sourceNotFound`, `sourceUnavailable`, …), `tooManyDeletions` from the prune guard, and the store's own;
+    ///   `sourceNotFound`, `sourceUnavailable`, …), `tooManyDeletions` from the deletion limit, and the store's own;
     ///   `CancellationError` when the task is cancelled (while a request or a retry waits).
     @discardableResult
     public func sync(
@@ -135,8 +135,8 @@ public struct SyncService: Sendable {
     ) async throws -> WriteSummary {
         // `fetched` and the counts are filled in by the store once it has read the stream.
         let changes = PostChangeSet(
-            deletesAbsentPosts: options.prune,
-            deletionLimit: options.force ? .unlimited : options.pruneLimit,
+            prune: options.prune,
+            deletionLimit: options.deletionLimit,
             syncState: SyncState(source: dataService.source, etag: etag, syncedAt: clock.now()),
             syncStateRecording: .recordingSummary
         )
@@ -148,7 +148,7 @@ public struct SyncService: Sendable {
             throw PostStoreError(
                 .tooManyDeletions,
                 "Prune refused: \(dataService.source) sent \(count) post\(count == 1 ? "" : "s"). \(error.message) "
-                    + "Check the source, or force the prune.",
+                    + "Check the source, or lift the deletion limit.",
                 cause: error
             )
         }

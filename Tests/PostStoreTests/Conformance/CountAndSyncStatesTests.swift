@@ -28,7 +28,7 @@ import Testing
                     store: writer,
                     clock: SystemClock(),
                     logger: .silent
-                ).sync(SyncOptions(prune: true, force: true))
+                ).sync(SyncOptions(prune: true, deletionLimit: .unlimited))
             }
         }()
         var mismatches: [String] = []

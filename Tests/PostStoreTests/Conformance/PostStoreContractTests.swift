@@ -184,7 +184,7 @@ struct PostStoreContractTests {
             let kept = SamplePosts.make(count: 6) + SamplePosts.make(count: 2, firstId: 50)
 
             let summary = try await store.apply(
-                PostChangeSet(upserts: kept, deletions: [7, 99], deletesAbsentPosts: true)
+                PostChangeSet(upserts: kept, deletions: [7, 99], prune: true)
             )
 
             #expect(summary == WriteSummary(inserted: 2, unchanged: 6, deleted: 4))
@@ -200,7 +200,7 @@ struct PostStoreContractTests {
             let before = try await StoreSnapshot(of: store)
             var changes = PostChangeSet(
                 upserts: SamplePosts.make(count: 6, firstId: 5),
-                deletesAbsentPosts: true,
+                prune: true,
                 deletionLimit: .share(0.3),
                 syncState: SyncState(source: "s", syncedAt: Date())
             )
@@ -228,7 +228,7 @@ struct PostStoreContractTests {
             posts[0].title = "changed"
             let changes = PostChangeSet(
                 upserts: posts,
-                deletesAbsentPosts: true,
+                prune: true,
                 syncState: SyncState(source: "s", syncedAt: Date())
             )
             let before = try await StoreSnapshot(of: store)

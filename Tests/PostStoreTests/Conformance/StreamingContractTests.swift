@@ -48,8 +48,8 @@ struct StreamingContractTests {
             var changed = Array(first.dropFirst(2)) + SamplePosts.make(count: 3, firstId: 50)
             changed[0].title += " (edited)"
             for posts in [first, first, changed] {
-                let changes = PostChangeSet(deletesAbsentPosts: true)
-                let expected = try await reference.apply(PostChangeSet(upserts: posts, deletesAbsentPosts: true))
+                let changes = PostChangeSet(prune: true)
+                let expected = try await reference.apply(PostChangeSet(upserts: posts, prune: true))
                 #expect(try await streamed.preview(changes, streaming: Self.stream(posts)) == expected)
                 #expect(try await streamed.apply(changes, streaming: Self.stream(posts)) == expected)
                 #expect(try await StoreSnapshot(of: streamed) == StoreSnapshot(of: reference))
@@ -109,7 +109,7 @@ struct StreamingContractTests {
             for failAfter in [0, 1, 3] {
                 let error = await #expect(throws: PostStoreError.self) {
                     try await store.apply(
-                        PostChangeSet(deletesAbsentPosts: true),
+                        PostChangeSet(prune: true),
                         streaming: Self.stream(changed, batchSize: 4, failAfter: failAfter)
                     )
                 }
@@ -145,7 +145,7 @@ struct StreamingContractTests {
         try await withStore(kind) { store, _ async throws in
             let posts = SamplePosts.make(count: 10)
             try await store.upsert(posts)
-            let changes = PostChangeSet(deletesAbsentPosts: true, deletionLimit: .share(0.5))
+            let changes = PostChangeSet(prune: true, deletionLimit: .share(0.5))
             let error = await #expect(throws: PostStoreError.self) {
                 try await store.apply(changes, streaming: Self.stream(Array(posts.prefix(4))))
             }

@@ -92,7 +92,7 @@ struct EngineAgreementTests {
                     let changes = PostChangeSet(
                         upserts: batch,
                         deletions: deletions.subtracting(batch.map(\.id)),
-                        deletesAbsentPosts: scenario.prunes[index].prune,
+                        prune: scenario.prunes[index].prune,
                         deletionLimit: .share(scenario.prunes[index].limit),
                         syncState: SyncState(
                             source: scenario.sources[index],

@@ -65,7 +65,7 @@ import Testing
         let limit = Self.post.utf8.count - extra
         for payload in ["[\(Self.post)]", "\(Self.post)\n"] {
             do {
-                let posts = try PostPayload.decode(Data(payload.utf8), maximumPostBytes: limit)
+                let posts = try PostJSON.decode(Data(payload.utf8), maximumPostBytes: limit)
                 #expect(accepted && posts.map(\.id) == [7], "\(payload)")
             } catch {
                 #expect(!accepted, "\(error)")
@@ -80,8 +80,8 @@ import Testing
         let huge = String(repeating: "x", count: PayloadLimits.defaultMaximumPostBytes)
         let payload = Data(#"[{"userId": 1, "id": 1, "title": "\#(huge)", "body": ""}]"#.utf8)
 
-        let error = try #require(throws: PostStoreError.self) { try PostPayload.decode(payload) }
-        let posts = try PostPayload.decode(payload, maximumPostBytes: 2 << 20)
+        let error = try #require(throws: PostStoreError.self) { try PostJSON.decode(payload) }
+        let posts = try PostJSON.decode(payload, maximumPostBytes: 2 << 20)
 
         #expect(
             error.message
@@ -117,7 +117,7 @@ import Testing
         let data = Data(payload.utf8)
 
         let whole = try #require(throws: PostStoreError.self) {
-            try PostPayload.decode(data, maximumPostBytes: .max)
+            try PostJSON.decode(data, maximumPostBytes: .max)
         }
         let streamed = try #require(throws: PostStoreError.self) {
             let reader = PostPayloadReader(file: DataReadableFile(data), pieceSize: 4096, maximumPostBytes: .max)

@@ -8,11 +8,11 @@ import Testing
 @testable import PostStoreJSONFile
 @testable import PostStoreSQLite
 
-/// `PostPayload`'s hand-written decoder checked against Foundation's `JSONDecoder`, the decoder it replaced.
+/// `PostJSON`'s hand-written decoder checked against Foundation's `JSONDecoder`, the decoder it replaced.
 ///
 /// Valid payloads are generated and written in the many ways JSON allows; corrupted ones are made from them by
 /// deleting, inserting, replacing, swapping and duplicating bytes. Ours must read what `JSONDecoder` reads, as the
-/// same posts, and refuse what it refuses; it may refuse more only where `PostPayload`'s documentation says so
+/// same posts, and refuse what it refuses; it may refuse more only where `PostJSON`'s documentation says so
 /// (``DocumentedStrictness``). The streaming reader must agree with the whole-payload decoder byte for byte, and a
 /// table pins each documented difference down on both decoders.
 ///
@@ -106,12 +106,8 @@ struct PostDecoderDifferentialTests {
                 let theirs = Self.recording("JSONDecoder, payload \(shown)") {
                     try JSONDecoder().decode([Post].self, from: Data(payload))
                 }
-                let arraysOnly = Self.recording("arrays only, payload \(shown)") {
-                    try PostDecoding.decodeArray(from: Data(payload))
-                }
                 #expect(ours == theirs, "payload \(shown)")
                 #expect(ours == posts, "payload \(shown)")
-                #expect(arraysOnly == posts, "payload \(shown)")
             }
             guard !posts.isEmpty else { return }
             for payload in [writer.encodedLines(posts), writer.lines(posts)] {
@@ -120,8 +116,6 @@ struct PostDecoderDifferentialTests {
                 let theirs = Self.recording("JSONDecoder, lines \(shown)") { try Self.reference(payload).get() }
                 #expect(ours == theirs, "lines \(shown)")
                 #expect(ours == posts, "lines \(shown)")
-                let error = #expect(throws: PostStoreError.self) { try PostDecoding.decodeArray(from: Data(payload)) }
-                #expect(error?.code == .invalidData)
             }
         }
     }
@@ -142,7 +136,7 @@ struct PostDecoderDifferentialTests {
 
     // MARK: 2. Corrupted payloads
 
-    /// Where `PostPayload` refuses what `JSONDecoder` reads, on purpose and documented.
+    /// Where `PostJSON` refuses what `JSONDecoder` reads, on purpose and documented.
     enum DocumentedStrictness: String, CaseIterable {
         /// `[{…},]`, `{…,}`, also inside an ignored value.
         case trailingComma
@@ -197,7 +191,7 @@ struct PostDecoderDifferentialTests {
             await Task.yield()
             let object = Dictionary(keys.map { ($0, 1) }, uniquingKeysWith: { first, _ in first })
             let encoded = Result { try JSONEncoder().encode(object) }
-            let error = #expect(throws: PostStoreError.self) { try PostPayload.decode(encoded.get()) }
+            let error = #expect(throws: PostStoreError.self) { try PostJSON.decode(encoded.get()) }
             #expect(error?.code == .invalidData)
             #expect(error?.message.contains(where: \.isNewline) == false, "\(error?.message.debugDescription ?? "")")
         }
@@ -756,13 +750,13 @@ struct PostDecoderDifferentialTests {
     /// Ours, on a whole payload.
     static func decode(_ payload: [UInt8]) -> Result<[Post], PostStoreError> {
         do {
-            return .success(try PostPayload.decode(Data(payload)))
+            return .success(try PostJSON.decode(Data(payload)))
         } catch {
             return .failure(error)
         }
     }
 
-    /// What `JSONDecoder` makes of a payload read the way ``PostPayload`` reads it: a JSON array of posts or, when
+    /// What `JSONDecoder` makes of a payload read the way ``PostJSON`` reads it: a JSON array of posts or, when
     /// the first character is `{`, one post per non-blank line.
     static func reference(_ payload: [UInt8]) -> Result<[Post], any Error> {
         do {

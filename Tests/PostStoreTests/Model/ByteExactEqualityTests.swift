@@ -56,6 +56,31 @@ import Testing
         )
     }
 
+    @Test func queriesDifferingOnlyInTheirSearchesNormalizationDiffer() {
+        #expect(Self.areTwoValues(PostQuery(search: Self.composed), PostQuery(search: Self.decomposed)))
+    }
+
+    /// Every stored property of `PostQuery` counts in `==` and `hash(into:)`. The list of changes names each one, so
+    /// a property added to `PostQuery` without a change here fails the test until it is listed (and so checked).
+    @Test func queriesCompareEveryField() {
+        let base = PostQuery(ids: [1], userIds: [2], search: "s", sort: .title, limit: 3, offset: 4)
+        let changes: KeyValuePairs<String, (inout PostQuery) -> Void> = [
+            "ids": { $0.ids = nil },
+            "userIds": { $0.userIds = [] },
+            "searchText": { $0.search = "t" },
+            "sort": { $0.sort = .user },
+            "limit": { $0.limit = nil },
+            "offset": { $0.offset = 0 },
+        ]
+        let storedProperties = Mirror(reflecting: base).children.compactMap(\.label)
+        #expect(storedProperties.sorted() == changes.map(\.key).sorted(), "a stored property has no change listed")
+        for (name, change) in changes {
+            var changed = base
+            change(&changed)
+            #expect(Self.areTwoValues(base, changed), "changing \(name) made an equal query")
+        }
+    }
+
     /// Every field still counts: changing any one makes another state.
     @Test func syncStatesCompareEveryField() {
         let base = SyncState(source: "s", etag: "e", syncedAt: Date(timeIntervalSince1970: 1))

@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases, [0, 40])
-    func pruneGuardRefusesToDeleteMoreThanTheLimit(_ kind: StoreKind, remaining: Int) async throws {
+    func aPruneOverTheDeletionLimitIsRefused(_ kind: StoreKind, remaining: Int) async throws {
         try await withStore(kind) { store, directory in
             let source = StubPostDataService(posts: SamplePosts.make(count: 100))
             let service = Self.service(source, store)
@@ -130,7 +130,7 @@ import Testing
             #expect(error?.message.contains("Prune refused: stub://posts sent \(remaining) posts.") == true)
             #expect(error?.message.contains("Deleting \(100 - remaining) of the 100 stored posts") == true)
             #expect(try await StoredBytes(of: store, kind, in: directory) == before)
-            // A dry run applies the same guard, so it predicts the refusal.
+            // A dry run applies the same deletion limit, so it predicts the refusal.
             let dryRunError = await #expect(throws: PostStoreError.self) {
                 try await service.sync(SyncOptions(prune: true, dryRun: true))
             }
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func pruneWithinTheLimitOrForcedGoesThrough(_ kind: StoreKind) async throws {
+    func aPruneWithinTheDeletionLimitOrUnlimitedGoesThrough(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let source = StubPostDataService(posts: SamplePosts.make(count: 100))
             let service = Self.service(source, store)
@@ -150,12 +150,12 @@ import Testing
 
             source.serve(SamplePosts.make(count: 45))
             await #expect(throws: PostStoreError.self) {
-                try await service.sync(SyncOptions(prune: true, pruneLimit: .share(0.05)))
+                try await service.sync(SyncOptions(prune: true, deletionLimit: .share(0.05)))
             }
-            #expect(try await service.sync(SyncOptions(prune: true, pruneLimit: .share(0.1))).deleted == 5)
+            #expect(try await service.sync(SyncOptions(prune: true, deletionLimit: .share(0.1))).deleted == 5)
 
             source.serve([])
-            #expect(try await service.sync(SyncOptions(prune: true, force: true)).deleted == 45)
+            #expect(try await service.sync(SyncOptions(prune: true, deletionLimit: .unlimited)).deleted == 45)
             #expect(try await store.count() == 0)
         }
     }
@@ -170,7 +170,7 @@ import Testing
             let before = try await StoredBytes(of: store, kind, in: directory)
 
             let error = await #expect(throws: PostStoreError.self) {
-                try await service.sync(SyncOptions(prune: true, force: true))
+                try await service.sync(SyncOptions(prune: true, deletionLimit: .unlimited))
             }
 
             #expect(error?.code == code)
@@ -243,7 +243,7 @@ import Testing
             #expect(web.requestedETags == [nil, "\"v1\""], "an unchanged re-sync keeps the ETag")
 
             try await Self.service(file, store)
-                .sync(SyncOptions(prune: true, force: true))
+                .sync(SyncOptions(prune: true, deletionLimit: .unlimited))
             let report = try await syncWeb.sync()
 
             #expect(web.requestedETags.last == .some(nil))
@@ -369,7 +369,7 @@ import Testing
         let first = Array(SamplePosts.make(count: 300).prefix(200))
         var second = Array(SamplePosts.make(count: 300).suffix(200))
         for index in second.indices { second[index].title += " (second)" }
-        let options = SyncOptions(prune: true, force: true)
+        let options = SyncOptions(prune: true, deletionLimit: .unlimited)
         for _ in 0..<5 {
             let storeA = try kind.makeStore(in: directory)
             let storeB = try kind.makeStore(in: directory)

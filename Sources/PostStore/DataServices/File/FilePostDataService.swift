@@ -3,7 +3,7 @@ import Foundation
 /// Reads posts from a local file, or from standard input: a JSON array of posts, or newline-delimited JSON (one
 /// post per line).
 ///
-/// ``fetchPosts(_:)`` reads and checks the whole input (see ``PostPayload``) before it returns;
+/// ``fetchPosts(_:)`` reads and checks the whole input (see ``PostJSON``) before it returns;
 /// ``streamPosts(_:)``, which ``SyncService`` uses, reads it a piece at a time while the store writes, with the same
 /// checks (a problem found part-way leaves the store as it was). A file has no `ETag`, so every fetch returns its
 /// posts; an unchanged file syncs without writing a post.

@@ -1,20 +1,7 @@
-public import Foundation
+package import Foundation
 
-/// Decodes posts from JSON with errors that name the bad record and field.
-///
-/// For example, decoding `[{"userId": 1, "id": 7, "title": 5, "body": ""}]` fails with the message
-/// `The post at index 0 (id 7): field "title" must be a string, found a number.`
-public enum PostDecoding {
-    /// Decodes a JSON array of posts, such as JSONPlaceholder's `/posts` answer.
-    ///
-    /// - Parameter data: UTF-8 JSON text.
-    /// - Returns: The posts, in the array's order.
-    /// - Throws: ``PostStoreError/Code/invalidData`` naming the first bad record (its index and, when it has one,
-    ///   its id) and the field; also for a post longer than ``PayloadLimits/defaultMaximumPostBytes``.
-    public static func decodeArray(from data: Data) throws(PostStoreError) -> [Post] {
-        try PostPayload.decode(data, acceptsOnlyArrays: true)
-    }
-
+/// `JSONDecoder`'s errors about posts, told the way ``PostJSON/decode(_:maximumPostBytes:)`` tells its own.
+extension PostJSON {
     /// Turns a `DecodingError` from decoding posts into one line that names the record and the field.
     ///
     /// The record is the innermost array element on the error's coding path, so this works for a bare array of

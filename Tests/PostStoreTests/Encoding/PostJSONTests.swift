@@ -10,7 +10,7 @@ import Testing
 @testable import PostStoreSQLite
 
 @Suite("Checking and decoding a payload")
-struct PostPayloadTests {
+struct PostJSONTests {
     /// One post as one line of JSON.
     private static func record(id: Int, userId: Int = 1, title: String = "t") -> String {
         #"{"userId": \#(userId), "id": \#(id), "title": "\#(title)", "body": "b"}"#
@@ -23,7 +23,7 @@ struct PostPayloadTests {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let error = #expect(throws: PostStoreError.self, sourceLocation: sourceLocation) {
-            try PostPayload.decode(payload)
+            try PostJSON.decode(payload)
         }
         #expect(error?.code == .invalidData, sourceLocation: sourceLocation)
         for fragment in fragments {
@@ -47,7 +47,7 @@ struct PostPayloadTests {
 
     @Test("a JSON array decodes to its posts, in order")
     func decodesAnArray() throws {
-        #expect(try PostPayload.decode(SamplePosts.json(SamplePosts.tricky)) == SamplePosts.tricky)
+        #expect(try PostJSON.decode(SamplePosts.json(SamplePosts.tricky)) == SamplePosts.tricky)
     }
 
     static let lineLayouts: [(name: String, prefix: String, separator: String, suffix: String)] = [
@@ -63,14 +63,37 @@ struct PostPayloadTests {
         let lines = String(decoding: SamplePosts.jsonLines(SamplePosts.tricky), as: UTF8.self).split(separator: "\n")
         #expect(lines.count == SamplePosts.tricky.count)
         let payload = layout.prefix + lines.joined(separator: layout.separator) + layout.suffix
-        #expect(try PostPayload.decode(Data(payload.utf8)) == SamplePosts.tricky)
+        #expect(try PostJSON.decode(Data(payload.utf8)) == SamplePosts.tricky)
     }
 
     @Test("a UTF-8 byte-order mark is ignored in both formats")
     func ignoresByteOrderMark() throws {
         let bom = Data([0xEF, 0xBB, 0xBF])
-        #expect(try PostPayload.decode(bom + SamplePosts.json(SamplePosts.tricky)) == SamplePosts.tricky)
-        #expect(try PostPayload.decode(bom + SamplePosts.jsonLines(SamplePosts.tricky)) == SamplePosts.tricky)
+        #expect(try PostJSON.decode(bom + SamplePosts.json(SamplePosts.tricky)) == SamplePosts.tricky)
+        #expect(try PostJSON.decode(bom + SamplePosts.jsonLines(SamplePosts.tricky)) == SamplePosts.tricky)
+    }
+
+    // MARK: Encoding
+
+    @Test("posts encode as a JSON array, and a post as one object, in JSONPlaceholder's key order")
+    func encodesJSONPlaceholdersShape() {
+        let posts = [
+            Post(userId: 1, id: 1, title: "Hello", body: "World"),
+            Post(userId: 2, id: 3, title: "\"quoted\"", body: "two\nlines"),
+        ]
+        let first = #"{"userId": 1, "id": 1, "title": "Hello", "body": "World"}"#
+        let second = #"{"userId": 2, "id": 3, "title": "\"quoted\"", "body": "two\nlines"}"#
+        #expect(String(decoding: PostJSON.encode(posts), as: UTF8.self) == "[\(first),\(second)]")
+        #expect(String(decoding: PostJSON.encode(posts[1]), as: UTF8.self) == second)
+        #expect(String(decoding: PostJSON.encode([Post]()), as: UTF8.self) == "[]")
+    }
+
+    @Test("what encode writes, as an array or one post per line, decodes back to the same posts")
+    func encodedPostsDecodeBack() throws {
+        let posts = SamplePosts.tricky
+        #expect(try PostJSON.decode(PostJSON.encode(posts)) == posts)
+        let lines = posts.map { PostJSON.encode($0) + Data("\n".utf8) }.reduce(Data(), +)
+        #expect(try PostJSON.decode(lines) == posts)
     }
 
     /// Large enough to take the decoder's bulk paths; 100,000 posts are timed by the benchmark harness instead.
@@ -81,8 +104,8 @@ struct PostPayloadTests {
             let posts = SamplePosts.make(count: 20_000)
             return (
                 posts,
-                try PostPayload.decode(SamplePosts.json(posts)),
-                try PostPayload.decode(SamplePosts.jsonLines(posts))
+                try PostJSON.decode(SamplePosts.json(posts)),
+                try PostJSON.decode(SamplePosts.jsonLines(posts))
             )
         }
         #expect(fromArray == posts)

@@ -9,12 +9,12 @@ import Testing
 @testable import PostStoreSQLite
 
 @Suite("Decoding and encoding posts")
-struct PostDecodingTests {
+struct PostJSONRecordTests {
     @Test("the JSONPlaceholder shape decodes, extra keys are ignored")
     func decodesTheJSONPlaceholderShape() throws {
         let json = #"[{"userId": 1, "id": 1, "title": "t", "body": "b\nc", "extra": [1, 2]}]"#
         #expect(
-            try PostDecoding.decodeArray(from: Data(json.utf8)) == [Post(userId: 1, id: 1, title: "t", body: "b\nc")]
+            try PostJSON.decode(Data(json.utf8)) == [Post(userId: 1, id: 1, title: "t", body: "b\nc")]
         )
     }
 
@@ -22,7 +22,8 @@ struct PostDecodingTests {
         ("", "The data is empty"),
         (" \n", "The data is empty"),
         ("[{", "The data is not valid JSON"),
-        (#"{"userId": 1}"#, "The data must be an array, found an object."),
+        (#""posts""#, "The data must be an array, found a string."),
+        (#"{"userId": 1}"#, #"The post on line 1: field "id" is missing."#),
         (#"[1]"#, "The post at index 0 must be an object, found a number."),
         (#"[{"userId": 1, "id": 1, "title": "t"}]"#, #"The post at index 0 (id 1): field "body" is missing."#),
         (
@@ -51,7 +52,7 @@ struct PostDecodingTests {
     @Test("every malformed payload names the record and the field", arguments: badPayloads.indices)
     func malformedPayloads(index: Int) {
         let (json, message) = Self.badPayloads[index]
-        let error = #expect(throws: PostStoreError.self) { try PostDecoding.decodeArray(from: Data(json.utf8)) }
+        let error = #expect(throws: PostStoreError.self) { try PostJSON.decode(Data(json.utf8)) }
         #expect(error?.code == .invalidData)
         #expect(
             error?.message.hasPrefix(message) == true || error?.message.contains(message) == true,
@@ -75,7 +76,7 @@ struct PostDecodingTests {
                 writer.raw("]")
                 // propertyCheck ignores what its body throws: a failure must be recorded to count.
                 do {
-                    #expect(try PostDecoding.decodeArray(from: Data(writer.bytes)) == [post])
+                    #expect(try PostJSON.decode(Data(writer.bytes)) == [post])
                 } catch {
                     Issue.record(error)
                 }
