@@ -4,8 +4,8 @@ import PostStoreHTTP
 
 extension DependencyStore {
     /// Registers the live graph of a configuration — the one place it is wired — each part a lazily created
-    /// singleton: `any ClockProtocol`, `any FileSystemProtocol`, `any HTTPClient`, `any RandomSource`, `Logger`,
-    /// `any PostStoreProtocol`, `any PostDataService` and `SyncService`.
+    /// singleton: `any ClockProtocol`, `any PostStoreProtocol`, `any PostDataService` and `SyncService` (and the
+    /// seams below them: the file system, the HTTP transport, randomness), and `Logger` when one is given.
     ///
     /// Each part resolves only the parts it uses (an in-memory store needs no file system and no clock), from the
     /// container that resolves it, so a scope that overrides, say, the store gets a `SyncService` over its own
@@ -20,13 +20,14 @@ extension DependencyStore {
     ///
     /// - Parameters:
     ///   - configuration: Which store, which source, timeouts and retries.
-    ///   - logger: Where syncs and retries are logged.
-    public func registerLive(_ configuration: PostStoreConfiguration, logger: Logger = Logger(label: "PostStore")) {
+    ///   - logger: Where syncs and retries are logged; `nil` (the default) logs nothing. A scope may register one
+    ///     later.
+    public func registerLive(_ configuration: PostStoreConfiguration, logger: Logger? = nil) {
         register((any ClockProtocol).self) { _ in SystemClock() }
         register((any FileSystemProtocol).self) { _ in LocalFileSystem() }
         register((any HTTPClient).self) { _ in URLSessionHTTPClient() }
         register((any RandomSource).self) { _ in SystemRandomSource() }
-        register(logger, for: Logger.self)
+        if let logger { register(logger, for: Logger.self) }
         register((any PostStoreProtocol).self) { container in
             let store = configuration.store
             // An engine without files needs neither a file system nor a clock from the container.
@@ -53,8 +54,11 @@ extension DependencyStore {
                 dataService: try container.resolve(),
                 store: try container.resolve(),
                 clock: try container.resolve(),
-                logger: try container.resolve()
+                logger: container.logger
             )
         }
     }
+
+    /// The logger registered in this container or above, if any: the library logs nowhere unless given one.
+    var logger: Logger? { try? resolve(Logger.self) }
 }

@@ -1,6 +1,7 @@
 public import Foundation
 @_spi(FileSystem) public import PostStore
 import PostStoreHTTP
+import Logging
 
 extension PostStoreConfiguration {
     /// Where a sync takes posts from: an http(s) URL, a file, or standard input.
@@ -95,7 +96,7 @@ extension PostStoreConfiguration {
                     client: try container.resolve(),
                     clock: try container.resolve(),
                     random: try container.resolve(),
-                    logger: try container.resolve()
+                    logger: container.logger ?? Logger(label: "PostStore") { _ in SwiftLogNoOpLogHandler() }
                 )
             case .file(let path):
                 FilePostDataService(path: path, limits: configuration.limits, fileSystem: try container.resolve())

@@ -7,12 +7,12 @@ extension PostStoreDependencies {
     ///
     /// - Parameters:
     ///   - configuration: Which store, which source, timeouts and retries.
-    ///   - logger: Where syncs and retries are logged.
+    ///   - logger: Where syncs and retries are logged; `nil` (the default) logs nothing.
     /// - Returns: The graph.
     /// - Throws: `PostStoreError` from opening the store or checking the source's settings.
     public static func live(
         _ configuration: PostStoreConfiguration,
-        logger: Logger = Logger(label: "PostStore")
+        logger: Logger? = nil
     ) throws -> PostStoreDependencies {
         let container = DependencyStore()
         container.registerLive(configuration, logger: logger)

@@ -39,12 +39,12 @@ public struct PostStoreDependencies: Sendable {
     ///   - store: Where posts are kept.
     ///   - dataService: Where a sync takes posts from.
     ///   - clock: What dates and times syncs.
-    ///   - logger: Where syncs are logged.
+    ///   - logger: Where syncs are logged; `nil` (the default) logs nothing.
     public init(
         store: any PostStoreProtocol,
         dataService: any PostDataService,
         clock: any ClockProtocol,
-        logger: Logger
+        logger: Logger? = nil
     ) {
         self.init(
             store: store,

@@ -30,7 +30,7 @@ public struct SyncService: Sendable {
     private let dataService: any PostDataService
     private let store: any PostStoreProtocol
     private let clock: any ClockProtocol
-    private let logger: Logger
+    private let logger: Logger?
 
     /// Creates a service.
     ///
@@ -38,12 +38,13 @@ public struct SyncService: Sendable {
     ///   - dataService: Where the posts come from.
     ///   - store: Where they go.
     ///   - clock: Dates the recorded sync state and times the sync.
-    ///   - logger: Where each sync's outcome is logged.
+    ///   - logger: Where each sync's outcome is logged, one `info` line with the counts as metadata; `nil` (the
+    ///     default) logs nothing. The service never makes a logger of its own.
     public init(
         dataService: any PostDataService,
         store: any PostStoreProtocol,
         clock: any ClockProtocol,
-        logger: Logger
+        logger: Logger? = nil
     ) {
         self.dataService = dataService
         self.store = store
@@ -155,16 +156,17 @@ public struct SyncService: Sendable {
     }
 
     private func log(_ report: SyncReport) {
-        let mode = report.dryRun ? "Dry run of sync" : "Synced"
+        guard let logger else { return }
+        var metadata: Logger.Metadata = ["source": "\(report.source)", "dry-run": "\(report.dryRun)"]
         if report.notModified {
-            logger.info("\(mode) \(report.source): not modified since the last sync.")
-        } else {
-            logger.info(
-                """
-                \(mode) \(report.source): \(report.fetched) fetched, \(report.inserted) inserted, \
-                \(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted.
-                """
-            )
+            logger.info("Sync not modified since the last one", metadata: metadata)
+            return
         }
+        metadata["fetched"] = "\(report.fetched)"
+        metadata["inserted"] = "\(report.inserted)"
+        metadata["updated"] = "\(report.updated)"
+        metadata["unchanged"] = "\(report.unchanged)"
+        metadata["deleted"] = "\(report.deleted)"
+        logger.info("Synced", metadata: metadata)
     }
 }

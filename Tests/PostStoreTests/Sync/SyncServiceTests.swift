@@ -355,10 +355,15 @@ import Testing
 
         try await service.sync()
 
-        let messages = logs.entries.map { ($0.level, $0.message.description) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.0 == .info)
-        #expect(messages.first?.1 == "Synced stub://posts: 4 fetched, 4 inserted, 0 updated, 0 unchanged, 0 deleted.")
+        let entry = try #require(logs.entries.first)
+        #expect(logs.entries.count == 1)
+        #expect(entry.level == .info && entry.message.description == "Synced")
+        #expect(
+            entry.metadata.mapValues(\.description) == [
+                "source": "stub://posts", "dry-run": "false", "fetched": "4", "inserted": "4", "updated": "0",
+                "unchanged": "0", "deleted": "0",
+            ]
+        )
     }
 
     /// Two stores on one file — as two processes would have — sync different sources at once, pruning: the store
