@@ -160,7 +160,7 @@ enum ChildMeasure: String, CaseIterable {
 
     /// The text of one of the main package's migrations, which the C limit runs so both sides build the same schema.
     static func migration(_ name: String) throws -> String {
-        try String(contentsOfFile: mainPackagePath + "/Migrations/" + name, encoding: .utf8)
+        try String(contentsOfFile: mainPackagePath + "/Migrations/SQLite/" + name, encoding: .utf8)
     }
 
     /// The main package's folder, from this file's place in it.

@@ -41,7 +41,7 @@ typedef struct {
 /// - Parameters:
 ///   - json_path: The posts file.
 ///   - db_path: The SQLite database; created if missing.
-///   - schema_sql: SQL that creates the `posts` table (for example the text of `Migrations/0001_create_posts.sql`). It
+///   - schema_sql: SQL that creates the `posts` table (for example the text of `Migrations/SQLite/0001_create_posts.sql`). It
 ///     is executed only when the database has no `posts` table, so the migration text, which has no
 ///     `IF NOT EXISTS`, can be passed on every call. May be NULL when the table exists.
 ///   - search_index_sql: NULL for no search index, else the `CREATE VIRTUAL TABLE posts_search …` statement (for

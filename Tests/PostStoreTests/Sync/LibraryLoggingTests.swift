@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// swift-log's guidance for libraries: take a `Logger` from the caller, never make or bootstrap one. Only the
+/// `poststore` tool (and the library tour) choose a backend; a library module that made a logger of its own would
+/// print into an embedder's tests.
+@Suite struct LibraryLoggingTests {
+    static let sources = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources")
+
+    /// Every library module: each folder of Sources/ except the executables'.
+    static let libraryModules = ["PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStoreLive"]
+
+    @Test func theLibraryModulesAreTheOnesOnDisk() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+        for module in Self.libraryModules { #expect(folders.contains(module), "Sources/\(module)") }
+    }
+
+    @Test(arguments: libraryModules)
+    func noLibraryModuleMakesOrBootstrapsALogger(module: String) throws {
+        let folder = Self.sources.appendingPathComponent(module)
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for forbidden in ["Logger(label", "LoggingSystem.bootstrap"] {
+                let lines = text.split(separator: "\n").filter { $0.contains(forbidden) && !$0.contains("///") }
+                #expect(lines.isEmpty, "\(module)/\(file): \(lines)")
+            }
+        }
+    }
+}
