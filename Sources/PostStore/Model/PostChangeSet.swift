@@ -55,7 +55,8 @@ public struct PostChangeSet: Sendable, Hashable {
         self.syncStateRecording = syncStateRecording
     }
 
-    /// The sync state to save after a write that did what `summary` counts, as ``syncStateRecording`` says.
+    /// The sync state to save after a write that did what `summary` counts, as ``syncStateRecording`` says: what
+    /// every engine (one written outside this package too) saves, in the same atomic step as the posts.
     ///
     /// - Parameters:
     ///   - summary: What the change set did.
@@ -67,7 +68,7 @@ public struct PostChangeSet: Sendable, Hashable {
     ///     the latest, so the newest state is always the last one committed (equal times would fall back to
     ///     ordering by source name). A state given ``SyncStateRecording/asGiven`` keeps its time.
     /// - Returns: The state to save, or `nil` when the change set has none.
-    package func syncState(
+    public func syncState(
         after summary: WriteSummary,
         storedETag: (String) throws -> String?,
         latestSyncedAt: (String) throws -> Int64?
@@ -118,7 +119,7 @@ public struct PostChangeSet: Sendable, Hashable {
     /// - Returns: The stored ids among ``deletions`` and, with ``prune``, those not upserted; sorted.
     /// - Throws: ``PostStoreError/Code/tooManyDeletions`` when they are more than the limit allows, or what the
     ///   closures throw.
-    package func deletedIds(
+    public func deletedIds(
         storedCount: Int,
         storedIds: () throws -> [Int],
         isStored: (Int) throws -> Bool,
