@@ -22,6 +22,8 @@ let package = Package(
         // The composition root: every engine and data service, store specs and the live graph.
         .library(name: "PostStoreLive", targets: ["PostStoreLive"]),
         .library(name: "PostStoreTesting", targets: ["PostStoreTesting"]),
+        // The contract suite, for the tests of engines written outside this package (Swift Testing).
+        .library(name: "PostStoreConformance", targets: ["PostStoreConformance"]),
         .executable(name: "poststore", targets: ["PostStoreCLI"]),
         .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
         // Not for apps: the benchmarks' C baseline (Benchmarks/Sources/CLimit) links SQLite through it.
@@ -92,6 +94,9 @@ let package = Package(
             dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // The contract every engine keeps, as Swift Testing checks that any engine's tests can run; it imports
+        // Testing (which ships with the toolchain) and depends on the core only.
+        .target(name: "PostStoreConformance", dependencies: ["PostStore"], swiftSettings: swiftSettings),
         // The `poststore` tool: commands parse and print; the composition root wires everything.
         .executableTarget(
             name: "PostStoreCLI",
@@ -138,6 +143,7 @@ let package = Package(
                 "PostStoreHTTP",
                 "PostStoreLive",
                 "PostStoreTesting",
+                "PostStoreConformance",
                 "PostStoreTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

@@ -14,8 +14,9 @@
 ///
 /// ## Implementation requirements
 ///
-/// Every engine keeps this contract, and the conformance suite in `Tests/PostStoreTests/Conformance` checks it for
-/// each engine; a new engine joins by adding itself to that suite's list.
+/// Every engine keeps this contract, and the `PostStoreConformance` product checks it: its `PostStoreContract.checks`
+/// run on any engine that a `ContractSubject` describes, one parameterized Swift Testing test. Every engine of this
+/// package runs them that way, and so does an engine written elsewhere to prove that it keeps the contract.
 ///
 /// - **Atomic writes.** ``apply(_:)`` and everything built on it write all of the change set or nothing: a failed
 ///   write leaves the store exactly as it was. Once it returns, the write survives a crash of the process; how it

@@ -22,7 +22,7 @@ extension PostQuery {
     ///
     /// - Parameter posts: Every post of a store, keyed by id.
     /// - Returns: The matching posts, sorted and windowed.
-    func evaluate(over posts: [Int: Post]) throws(PostStoreError) -> [Post] {
+    package func evaluate(over posts: [Int: Post]) throws(PostStoreError) -> [Post] {
         try validate()
         let search = TextSearch(self.search)
         var matches: [Post]

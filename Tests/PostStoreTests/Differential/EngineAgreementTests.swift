@@ -87,7 +87,7 @@ struct EngineAgreementTests {
             do {
                 let directory = try TemporaryDirectory()
                 defer { directory.keepAlive() }
-                var stores = try StoreKind.allCases.map { try $0.makeStore(in: directory, name: $0.rawValue) }
+                var stores = try StoreKind.allCases.map { try $0.makeStore(in: directory, name: $0.name) }
                 for (index, (batch, deletions)) in zip(scenario.batches, scenario.deletions).enumerated() {
                     let changes = PostChangeSet(
                         upserts: batch,
@@ -117,7 +117,7 @@ struct EngineAgreementTests {
                 }
                 // Persistent engines answer from their files, read afresh.
                 stores = try zip(StoreKind.allCases, stores).map { kind, store in
-                    try kind.reopen(in: directory, name: kind.rawValue) ?? store
+                    try kind.reopen(in: directory, name: kind.name) ?? store
                 }
                 for query in queries {
                     var answers: [[Post]] = []
@@ -145,14 +145,14 @@ struct EngineAgreementTests {
         let search = (0..<1500).map { index in String(Array(words)[index % words.count]) }.joined(separator: " ")
         var answers: [[Post]] = []
         for kind in StoreKind.allCases {
-            let store = try kind.makeStore(in: directory, name: kind.rawValue)
+            let store = try kind.makeStore(in: directory, name: kind.name)
             try await store.upsert(posts)
             answers.append(try await store.query(PostQuery(search: search)))
         }
         #expect(answers.allSatisfy { $0 == answers[0] })
         let narrow = (0..<1500).map { _ in "lorem" }.joined(separator: " ")
         for kind in StoreKind.allCases {
-            let store = try kind.reopen(in: directory, name: kind.rawValue) ?? InMemoryPostStore(posts: posts)
+            let store = try kind.reopen(in: directory, name: kind.name) ?? InMemoryPostStore(posts: posts)
             #expect(
                 try await store.query(PostQuery(search: narrow)).count
                     == posts.filter { TextSearch("lorem").matches($0) }.count

@@ -9,7 +9,9 @@ import Testing
 @testable import PostStoreJSONFile
 @testable import PostStoreSQLite
 
-/// What the file-backed engines share: opening, and waiting for another process's lock.
+/// What the file-backed engines share: opening, and a lock timeout measured on the injected clock. Waiting for
+/// another process's lock, timing out and cancelling a waiting write are part of the contract suite
+/// (`PostStoreContract`), which every engine runs in `EngineContractTests`.
 @Suite("File-backed stores")
 struct FileStoreTests {
     static let kinds = StoreKind.allCases.filter(\.isPersistent)
@@ -21,51 +23,6 @@ struct FileStoreTests {
         #expect(error?.code == .storeNotFound)
         #expect(error?.path == kind.file(in: directory))
         #expect(try directory.entries() == [])
-    }
-
-    @Test("a write waits for another process's lock, then succeeds", arguments: kinds)
-    func waitsForALock(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try kind.makeStore(in: directory)
-        let release = try kind.holdWriteLock(in: directory)
-        let start = ContinuousClock.now
-        let writer = Task { try await store.upsert(SamplePosts.make(count: 2)) }
-        // A real lock held for a real time: the writer must still be waiting when it is released.
-        try await Task.sleep(for: .milliseconds(300))
-        try release()
-        #expect(try await writer.value == WriteSummary(inserted: 2))
-        #expect(ContinuousClock.now - start >= .milliseconds(300))
-        #expect(try await store.count() == 2)
-    }
-
-    @Test("a lock held past the timeout is reported as a busy store, and nothing is written", arguments: kinds)
-    func lockTimeout(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try kind.makeStore(in: directory, timeout: .milliseconds(100))
-        let release = try kind.holdWriteLock(in: directory)
-        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
-        #expect(error?.code == .storeBusy)
-        try release()
-        #expect(try await store.count() == 0)
-        #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(inserted: 1))
-    }
-
-    @Test("writers waiting for a lock leave Swift's threads free for the task that releases it", arguments: kinds)
-    func waitingWritersDoNotStarveThePool(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        // Waits that blocked their threads (six writers, two threads on this machine) would hold the release back
-        // until a writer gave up after this timeout, and that writer would fail with `storeBusy`. The verdict is the
-        // writers' results, not the time taken: other suites may keep the pool's threads busy for seconds at once,
-        // several times longer under a sanitizer, but not for this long.
-        let stores = try (0..<6).map { _ in try kind.makeStore(in: directory, timeout: .seconds(90)) }
-        let release = try kind.holdWriteLock(in: directory)
-        let writers = stores.enumerated().map { offset, store in
-            Task { try await store.upsert(SamplePosts.make(count: 1, firstId: offset + 1)) }
-        }
-        try await Task.sleep(for: .milliseconds(100))
-        try release()
-        for writer in writers { #expect(try await writer.value == WriteSummary(inserted: 1)) }
-        #expect(try await stores[0].count() == 6)
     }
 
     @Test("a lock timeout is measured on the injected clock: 10 minutes pass without waiting", arguments: kinds)

@@ -1,4 +1,5 @@
 import Foundation
+import PostStoreConformance
 import PostStoreLive
 import PostStoreTestSupport
 import Testing
@@ -9,16 +10,60 @@ import Testing
 @testable import PostStoreSQLite
 
 /// Every engine and engine configuration, so one test runs against each: `@Test(arguments: StoreKind.allCases)`.
-enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case inMemory
-    case jsonFile
-    case sqlite
-    case sqliteWithoutSearchIndex
+///
+/// The engines are those of the composition root's table, ``StoreEngine/all``, opened as the table opens them, plus
+/// the SQLite engine without its search index: an engine added to the table is a kind, and runs every test written
+/// over `allCases` (the contract suite among them), with no change here.
+struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
+    /// The kind's name: the engine's scheme, or the configuration's name.
+    let name: String
+    /// The engine, as the table declares it.
+    let engine: StoreEngine
+    /// Opens a store of this kind; the engine's own `open` unless the kind configures it otherwise.
+    private let openStore: @Sendable (_ path: String?, _ options: StoreOpenOptions) throws -> any PostStoreProtocol
 
-    var testDescription: String { rawValue }
+    /// A kind for an engine of the table, opened as the table opens it.
+    init(_ engine: StoreEngine) {
+        self.init(name: engine.scheme, engine: engine, open: engine.open)
+    }
+
+    private init(
+        name: String,
+        engine: StoreEngine,
+        open: @escaping @Sendable (_ path: String?, _ options: StoreOpenOptions) throws -> any PostStoreProtocol
+    ) {
+        self.name = name
+        self.engine = engine
+        openStore = open
+    }
+
+    /// Every engine of the table, and the configurations of an engine worth a run of their own.
+    static let allCases: [StoreKind] = StoreEngine.all.map(StoreKind.init) + [.sqliteWithoutSearchIndex]
+
+    static let inMemory = StoreKind(.inMemory)
+    static let jsonFile = StoreKind(.jsonFile)
+    static let sqlite = StoreKind(.sqlite)
+    /// SQLite without its text-search index: searches scan every post, and must answer the same.
+    static let sqliteWithoutSearchIndex = StoreKind(name: "sqliteWithoutSearchIndex", engine: .sqlite) {
+        path,
+        options in
+        try SQLitePostStore(
+            path: path ?? "",
+            mode: options.mode,
+            busyTimeout: options.lockTimeout,
+            searchIndex: false,
+            clock: options.clock
+        )
+    }
+
+    var testDescription: String { name }
+
+    static func == (left: StoreKind, right: StoreKind) -> Bool { left.name == right.name }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// Whether the engine keeps its data in a file that a second instance can open.
-    var isPersistent: Bool { self != .inMemory }
+    var isPersistent: Bool { engine.storesInFile }
 
     /// A new, empty store of this kind in `directory`, with its data file named `name`.
     ///
@@ -28,51 +73,118 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         name: String = "store",
         timeout: Duration = .seconds(30)
     ) throws -> any PostStoreProtocol {
-        switch self {
-        case .inMemory: InMemoryPostStore()
-        case .jsonFile: try JSONFilePostStore(path: file(in: directory, name: name), lockTimeout: timeout)
-        case .sqlite: try SQLitePostStore(path: file(in: directory, name: name), busyTimeout: timeout)
-        case .sqliteWithoutSearchIndex:
-            try SQLitePostStore(path: file(in: directory, name: name), busyTimeout: timeout, searchIndex: false)
-        }
+        try open(in: directory, name: name, mode: .createIfMissing, timeout: timeout)
     }
 
-    /// The store's data file, for the persistent kinds.
+    /// The store's data file, for the persistent kinds: `name` with the engine's first file extension.
     func file(in directory: TemporaryDirectory, name: String = "store") -> String {
-        directory.file(name + (self == .jsonFile ? ".json" : ".sqlite"))
-    }
-
-    /// Takes the store's write lock as another process would (the lock file's `flock`, or SQLite's write lock), and
-    /// returns what releases it.
-    func holdWriteLock(in directory: TemporaryDirectory, name: String = "store") throws -> () throws -> Void {
-        switch self {
-        case .inMemory:
-            return {}
-        case .jsonFile:
-            let descriptor = open(file(in: directory, name: name) + ".lock", O_RDWR | O_CREAT, 0o644)
-            guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else { throw SystemError(code: errno) }
-            return { close(descriptor) }
-        case .sqlite, .sqliteWithoutSearchIndex:
-            let blocker = try SQLiteConnection(
-                path: file(in: directory, name: name),
-                create: false,
-                busyTimeout: .seconds(1)
-            )
-            try blocker.execute("BEGIN IMMEDIATE")
-            return { try blocker.execute("COMMIT") }
-        }
+        directory.file(name + "." + (engine.fileExtensions.first ?? ""))
     }
 
     /// Another instance on the same data (a second process would see the same), or `nil` for in-memory stores.
-    func reopen(in directory: TemporaryDirectory, name: String = "store") throws -> (any PostStoreProtocol)? {
-        switch self {
-        case .inMemory: nil
-        case .jsonFile: try JSONFilePostStore(path: directory.file(name + ".json"), mode: .openExisting)
-        case .sqlite: try SQLitePostStore(path: directory.file(name + ".sqlite"), mode: .openExisting)
-        case .sqliteWithoutSearchIndex:
-            try SQLitePostStore(path: directory.file(name + ".sqlite"), mode: .openExisting, searchIndex: false)
-        }
+    ///
+    /// - Parameter timeout: How long a write waits for another process's lock.
+    func reopen(
+        in directory: TemporaryDirectory,
+        name: String = "store",
+        timeout: Duration = .seconds(30)
+    ) throws -> (any PostStoreProtocol)? {
+        guard isPersistent else { return nil }
+        return try open(in: directory, name: name, mode: .openExisting, timeout: timeout)
     }
+
+    private func open(
+        in directory: TemporaryDirectory,
+        name: String,
+        mode: StoreOpenMode,
+        timeout: Duration
+    ) throws -> any PostStoreProtocol {
+        try openStore(
+            isPersistent ? file(in: directory, name: name) : nil,
+            StoreOpenOptions(mode: mode, lockTimeout: timeout, clock: SystemClock(), fileSystem: LocalFileSystem())
+        )
+    }
+
+    /// Takes the store's write lock as another process would, and returns what releases it.
+    ///
+    /// - Throws: ``NoWriteLockHolder`` for an engine without an entry in ``writeLockHolders``.
+    func holdWriteLock(in directory: TemporaryDirectory, name: String = "store") throws -> () throws -> Void {
+        guard let hold = Self.writeLockHolders[engine] else { throw NoWriteLockHolder(engine: engine) }
+        return try hold(file(in: directory, name: name))
+    }
+
+    /// How another process takes each file engine's write lock, given the store's file: the engine-specific part of
+    /// the lock tests. An engine without an entry skips them (the contract suite reports them as skipped).
+    static let writeLockHolders: [StoreEngine: @Sendable (_ file: String) throws -> () throws -> Void] = [
+        .jsonFile: holdJSONFileLock,
+        .sqlite: holdSQLiteLock,
+    ]
+
+    /// The bytes of the store's files by path: the data file and, when there is one, its write-ahead log (SQLite's
+    /// `-wal`); none for memory. Tests compare them before and after to prove that nothing was written.
+    func storedFiles(in directory: TemporaryDirectory, name: String = "store") -> [String: Data] {
+        guard isPersistent else { return [:] }
+        let file = file(in: directory, name: name)
+        var files: [String: Data] = [:]
+        for path in [file, file + "-wal"] {
+            files[path] = FileManager.default.contents(atPath: path)
+        }
+        return files
+    }
+}
+
+/// Takes a JSON store's write lock as another process would: the lock file's `flock`.
+private func holdJSONFileLock(_ file: String) throws -> () throws -> Void {
+    let descriptor = open(file + ".lock", O_RDWR | O_CREAT, 0o644)
+    guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else { throw SystemError(code: errno) }
+    return { close(descriptor) }
+}
+
+/// Takes a SQLite store's write lock as another process would: a write transaction of another connection.
+private func holdSQLiteLock(_ file: String) throws -> () throws -> Void {
+    let blocker = try SQLiteConnection(path: file, create: false, busyTimeout: .seconds(1))
+    try blocker.execute("BEGIN IMMEDIATE")
+    return { try blocker.execute("COMMIT") }
+}
+
+/// The error of ``StoreKind/holdWriteLock(in:name:)`` for an engine whose lock the tests cannot take.
+struct NoWriteLockHolder: Error, CustomStringConvertible {
+    let engine: StoreEngine
+
+    var description: String { "The tests know no way to hold the \(engine) engine's write lock." }
+}
+
+/// The contract suite's view of a kind: a new temporary folder per check, the store's file in it.
+extension StoreKind: ContractSubject {
+    func makeLocation() throws -> TemporaryDirectory { try TemporaryDirectory() }
+
+    func makeStore(at directory: TemporaryDirectory, options: ContractStoreOptions) throws -> any PostStoreProtocol {
+        try makeStore(in: directory, timeout: options.lockTimeout)
+    }
+
+    func reopenStore(
+        at directory: TemporaryDirectory,
+        options: ContractStoreOptions
+    ) throws -> (any PostStoreProtocol)? {
+        try reopen(in: directory, timeout: options.lockTimeout)
+    }
+
+    func holdWriteLock(at directory: TemporaryDirectory) throws -> ContractWriteLock? {
+        guard Self.writeLockHolders[engine] != nil else { return nil }
+        let held = HeldWriteLock(release: try holdWriteLock(in: directory))
+        return ContractWriteLock { try held.release() }
+    }
+
+    func storedFiles(at directory: TemporaryDirectory) -> [String: Data]? {
+        isPersistent ? storedFiles(in: directory) : nil
+    }
+}
+
+/// A held lock's release for the contract suite.
+// @unchecked: the release runs once, on the task of the check that took the lock and after it took it, so the
+// connection or descriptor it closes over is never used from two places at once.
+private struct HeldWriteLock: @unchecked Sendable {
+    let release: () throws -> Void
 }
 
 /// Runs `body` with a new, empty store of `kind` that lives in a temporary folder for the whole call.
@@ -98,19 +210,5 @@ struct StoreSnapshot: Equatable {
     init(of store: any PostStoreProtocol) async throws {
         posts = try await store.query(.all)
         syncStates = try await store.syncStates()
-    }
-}
-
-extension StoreKind {
-    /// The bytes of the store's files by path: the data file and, for SQLite, its write-ahead log when there is
-    /// one; none for memory. Tests compare them before and after to prove that nothing was written.
-    func storedFiles(in directory: TemporaryDirectory, name: String = "store") -> [String: Data] {
-        guard isPersistent else { return [:] }
-        let file = file(in: directory, name: name)
-        var files: [String: Data] = [:]
-        for path in [file, file + "-wal"] {
-            files[path] = FileManager.default.contents(atPath: path)
-        }
-        return files
     }
 }
