@@ -95,8 +95,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The contract every engine keeps, as Swift Testing checks that any engine's tests can run; it imports
-        // Testing (which ships with the toolchain) and depends on the core only.
-        .target(name: "PostStoreConformance", dependencies: ["PostStore"], swiftSettings: swiftSettings),
+        // Testing (which ships with the toolchain) and writes the doubles' sample posts.
+        .target(
+            name: "PostStoreConformance",
+            dependencies: ["PostStore", "PostStoreTesting"],
+            swiftSettings: swiftSettings
+        ),
         // The `poststore` tool: commands parse and print; the composition root wires everything.
         .executableTarget(
             name: "PostStoreCLI",

@@ -1,4 +1,5 @@
 import PostStore
+import PostStoreTesting
 import Testing
 
 extension ContractCheck {

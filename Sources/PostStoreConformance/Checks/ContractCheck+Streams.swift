@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreTesting
 import Testing
 
 extension ContractCheck {
