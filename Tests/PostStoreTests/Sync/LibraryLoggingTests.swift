@@ -10,7 +10,9 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("Sources")
 
     /// Every library module: each folder of Sources/ except the executables'.
-    static let libraryModules = ["PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStoreLive"]
+    static let libraryModules = [
+        "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStoreLive", "PostStoreConformance",
+    ]
 
     @Test func theLibraryModulesAreTheOnesOnDisk() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
