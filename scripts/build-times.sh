@@ -4,9 +4,10 @@
 # build starts from an empty build folder; the Swift packages come from SwiftPM's cache or mirror as usual.
 #
 # Usage:
-#   scripts/build-times.sh [--product NAME]
+#   scripts/build-times.sh [--product NAME] [--commit REV]
 #
 #   --product NAME   the library product the app depends on (default PostStore)
+#   --commit REV     measure this commit instead of HEAD (to compare two commits side by side in one session)
 #
 # Prints one line a build with its wall time, and the modules the app's build compiled (so a dependency that should
 # not be there shows). Results and their dates: scripts/build-times.md. Exits 1 if a build fails, 64 on a bad option.
@@ -16,8 +17,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/usage_support.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 product=PostStore
+commit=HEAD
 while (($#)); do
     case "$1" in
+        --commit)
+            [[ $# -ge 2 && -n "$2" ]] || usage 64
+            commit=$2
+            shift 2
+            ;;
         --product)
             [[ $# -ge 2 && -n "$2" ]] || usage 64
             product=$2
@@ -31,6 +38,7 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/build-times-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 git clone -q . "$work/poststore"
+git -C "$work/poststore" checkout -q "$(git rev-parse --verify "$commit^{commit}")"
 
 # Times `swift build ARGS` in FOLDER; prints the seconds.
 timed_build() {
