@@ -11,19 +11,19 @@ public import PostStore
 ///   larger than `K`, or a final count that differs from `X-Total-Count` fails the fetch: the server is not paging
 ///   the way it says, and a sync must not act on a partial list.
 /// - **Conditional requests.** An unpaged fetch sends the request's `ETag` as `If-None-Match`; `304 Not Modified`
-///   returns ``PostFetchResult/notModified``. Paged fetches are never conditional: a `304` for one page says
+///   returns ``PostStreamResult/notModified``. Paged fetches are never conditional: a `304` for one page says
 ///   nothing about the others.
 /// - **Timeouts and retries.** Each request waits at most `timeout`. Failures are retried as ``RetryPolicy``
 ///   says, waiting on the injected clock with jitter from the injected random source.
 /// - **Errors.** ``PostStoreError`` naming the URL: `sourceNotFound` for `404` and `410`, `sourceUnavailable` with
 ///   any other error status or the connection failure, `invalidData` with what is wrong in the body (see
-///   ``PostJSON``).
+///   ``PostJSON``). The whole answer is checked before ``streamPosts(_:)`` returns.
 ///
 /// For example:
 ///
 /// ```swift
 /// let service = try HTTPPostDataService(pageSize: 50)
-/// let result = try await service.fetchPosts(PostFetchRequest())
+/// let posts = try await service.fetchAllPosts()
 /// ```
 public struct HTTPPostDataService: PostDataService {
     /// JSONPlaceholder's posts: `https://jsonplaceholder.typicode.com/posts`.
@@ -111,14 +111,22 @@ public struct HTTPPostDataService: PostDataService {
         return components.url ?? url
     }
 
-    public func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
+    /// Fetches the whole list, or every page, and checks every post before it returns: the stream reads posts
+    /// held in memory (their JSON is at most ``PayloadLimits/maximumPayloadBytes`` long).
+    ///
+    /// - Parameter request: The `ETag` to send as `If-None-Match` (unpaged fetches only), and where to report
+    ///   pages and retries.
+    /// - Returns: The posts, their `ETag` and how many requests they took; or ``PostStreamResult/notModified``.
+    /// - Throws: ``PostStoreError``, as the type's documentation says; `CancellationError` when the task is
+    ///   cancelled.
+    public func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
         guard let pageSize else { return try await fetchWholeList(request) }
         return try await fetchPages(of: pageSize, request)
     }
 
     // MARK: - Fetching
 
-    private func fetchWholeList(_ request: PostFetchRequest) async throws -> PostFetchResult {
+    private func fetchWholeList(_ request: PostFetchRequest) async throws -> PostStreamResult {
         let response = try await get(
             url,
             etag: request.etag,
@@ -131,10 +139,10 @@ public struct HTTPPostDataService: PostDataService {
         request.progress(
             .pageFetched(page: 1, posts: posts.count, fetchedSoFar: posts.count, expectedTotal: response.totalCount)
         )
-        return .posts(posts, etag: response.header("etag"), pages: 1)
+        return .posts(PostStream(posts), etag: response.header("etag"), pages: 1)
     }
 
-    private func fetchPages(of pageSize: Int, _ request: PostFetchRequest) async throws -> PostFetchResult {
+    private func fetchPages(of pageSize: Int, _ request: PostFetchRequest) async throws -> PostStreamResult {
         var posts: [Post] = []
         var pageOfId: [Int: Int] = [:]
         var expectedTotal: Int?
@@ -189,7 +197,7 @@ public struct HTTPPostDataService: PostDataService {
             }
         }
         try checkTotal(expectedTotal, fetched: posts.count)
-        return .posts(posts, etag: nil, pages: page)
+        return .posts(PostStream(posts), etag: nil, pages: page)
     }
 
     /// `url` with `_page` and `_limit` set, its other query items kept.

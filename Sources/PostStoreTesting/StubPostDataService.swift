@@ -4,8 +4,9 @@ import Synchronization
 /// A data service that returns the posts it is given (by default ten sample posts), or a chosen error, and
 /// records the ETag of every request.
 ///
-/// With `honoursETag`, a request carrying the ETag of the posts it serves gets `PostFetchResult.notModified`, as
-/// a server would.
+/// Inject it where an `HTTPPostDataService` or a ``FilePostDataService`` would go: it is how a test fakes the
+/// network, with no server and no transport to script. With `honoursETag`, a request carrying the ETag of the posts
+/// it serves gets ``PostStreamResult/notModified``, as a server would.
 ///
 /// For example:
 ///
@@ -16,8 +17,10 @@ import Synchronization
 public final class StubPostDataService: PostDataService {
     /// What a fetch does.
     public enum Answer: Sendable {
-        /// Returns this result.
-        case result(PostFetchResult)
+        /// Returns these posts, with the source's `ETag` for them and the number of requests they took.
+        case posts([Post], etag: String? = nil, pages: Int = 1)
+        /// Says the posts have not changed since the request's `ETag`, whatever it is.
+        case notModified
         /// Throws this error.
         case failure(PostStoreError)
     }
@@ -42,12 +45,12 @@ public final class StubPostDataService: PostDataService {
     ) {
         self.source = source
         self.honoursETag = honoursETag
-        state = Mutex((.result(.posts(posts, etag: etag, pages: 1)), []))
+        state = Mutex((.posts(posts, etag: etag), []))
     }
 
     /// Makes later fetches answer this way.
     ///
-    /// - Parameter answer: A result or an error.
+    /// - Parameter answer: Posts, "not modified" or an error.
     public func answer(_ answer: Answer) { state.withLock { $0.answer = answer } }
 
     /// Makes later fetches return these posts.
@@ -55,7 +58,7 @@ public final class StubPostDataService: PostDataService {
     /// - Parameters:
     ///   - posts: The posts.
     ///   - etag: Their ETag.
-    public func serve(_ posts: [Post], etag: String? = nil) { answer(.result(.posts(posts, etag: etag, pages: 1))) }
+    public func serve(_ posts: [Post], etag: String? = nil) { answer(.posts(posts, etag: etag)) }
 
     /// Makes later fetches throw.
     ///
@@ -71,25 +74,22 @@ public final class StubPostDataService: PostDataService {
     /// Records the request and answers as set.
     ///
     /// - Parameter request: The request.
-    /// - Returns: The posts, or "not modified".
+    /// - Returns: A stream of the posts, or "not modified".
     /// - Throws: The error set with ``fail(with:)``.
-    public func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
+    public func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
         let answer = state.withLock { state in
             state.etags.append(request.etag)
             return state.answer
         }
         switch answer {
         // Byte for byte, as a server compares `If-None-Match`; `String ==` would ignore Unicode normalization.
-        case .result(.posts(_, let etag?, _))
-        where honoursETag && request.etag.map { Array($0.utf8) } == Array(etag.utf8):
+        case .posts(_, let etag?, _) where honoursETag && request.etag.map { Array($0.utf8) } == Array(etag.utf8):
             return .notModified
-        case .result(let result):
-            if case .posts(let posts, _, _) = result {
-                request.progress(
-                    .pageFetched(page: 1, posts: posts.count, fetchedSoFar: posts.count, expectedTotal: nil)
-                )
-            }
-            return result
+        case .posts(let posts, let etag, let pages):
+            request.progress(.pageFetched(page: 1, posts: posts.count, fetchedSoFar: posts.count, expectedTotal: nil))
+            return .posts(PostStream(posts), etag: etag, pages: pages)
+        case .notModified:
+            return .notModified
         case .failure(let error):
             throw error
         }

@@ -41,18 +41,58 @@ import Testing
 
     @Test func theStubDataServiceServesSamplesCountsFetchesAndFails() async throws {
         let source = StubPostDataService()
-        #expect(
-            try await source.fetchPosts(PostFetchRequest()) == .posts(SamplePosts.make(count: 10), etag: nil, pages: 1)
-        )
+        #expect(try await source.fetchAllPosts() == SamplePosts.make(count: 10))
 
         source.fail(with: PostStoreError(.sourceUnavailable, "offline"))
         let error = await #expect(throws: PostStoreError.self) {
-            try await source.fetchPosts(PostFetchRequest(etag: "e"))
+            try await source.streamPosts(PostFetchRequest(etag: "e"))
         }
 
         #expect(error?.code == .sourceUnavailable)
         #expect(source.fetchCount == 2)
         #expect(source.requestedETags == [nil, "e"])
+    }
+
+    @Test func theStubDataServiceServesItsETagAndPagesAndHonoursTheETagByteForByte() async throws {
+        let composed = "\"caf\u{E9}\""
+        let source = StubPostDataService(posts: SamplePosts.make(count: 2), etag: composed, honoursETag: true)
+
+        guard case .posts(let stream, let etag, let pages) = try await source.streamPosts(PostFetchRequest()) else {
+            Issue.record("An unconditional request got 'not modified'.")
+            return
+        }
+        var reader = try stream.makeReader()
+        #expect(try reader.readAll() == SamplePosts.make(count: 2) && etag == composed && pages == 1)
+        // Canonically equivalent but other bytes: a server would not match it, and neither does the stub.
+        guard case .posts = try await source.streamPosts(PostFetchRequest(etag: "\"cafe\u{301}\"")) else {
+            Issue.record("A decomposed ETag matched the composed one.")
+            return
+        }
+        guard case .notModified = try await source.streamPosts(PostFetchRequest(etag: composed)) else {
+            Issue.record("The served ETag did not get 'not modified'.")
+            return
+        }
+
+        source.answer(.posts(SamplePosts.make(count: 1), etag: "v2", pages: 3))
+        guard case .posts(_, "v2", 3) = try await source.streamPosts(PostFetchRequest(etag: composed)) else {
+            Issue.record("The new answer was not served.")
+            return
+        }
+        source.answer(.notModified)
+        guard case .notModified = try await source.streamPosts(PostFetchRequest()) else {
+            Issue.record("'Not modified' was not served.")
+            return
+        }
+    }
+
+    @Test func fetchingAllPostsFromASourceThatSaysNotModifiedFails() async throws {
+        let source = StubPostDataService()
+        source.answer(.notModified)
+
+        let error = await #expect(throws: PostStoreError.self) { try await source.fetchAllPosts() }
+
+        #expect(error?.code == .sourceUnavailable)
+        #expect(error?.message.contains("stub://posts answered \"not modified\"") == true, "\(error?.message ?? "")")
     }
 
     @Test func theTestClockRecordsSleepsWithoutWaiting() async throws {

@@ -137,8 +137,8 @@ struct GuideExampleTests {
                 $0.trimmingCharacters(in: .whitespaces)
             } + [
                 "struct FixedPostDataService: PostDataService {",
-                "func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {",
-                ".posts(posts, etag: nil, pages: 1)  // or .notModified when request.etag still matches",
+                "func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {",
+                ".posts(PostStream(posts), etag: nil, pages: 1)  // or .notModified when request.etag still matches",
             ],
             "Sources/PostStore/PostStore.docc/EmbeddingAndTesting.md": [
                 "@Injected var store: any PostStoreProtocol",
@@ -160,8 +160,8 @@ struct GuideExampleTests {
 struct FixedPostDataService: PostDataService {
     let posts: [Post]
     var source: String { "fixed" }
-    func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
-        .posts(posts, etag: nil, pages: 1)  // or .notModified when request.etag still matches
+    func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
+        .posts(PostStream(posts), etag: nil, pages: 1)  // or .notModified when request.etag still matches
     }
 }
 

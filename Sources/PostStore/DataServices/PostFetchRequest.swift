@@ -1,7 +1,7 @@
 /// What a ``SyncService`` asks of a ``PostDataService``.
 public struct PostFetchRequest: Sendable {
     /// The `ETag` the source sent for the posts last synced: a source that supports conditional requests answers
-    /// ``PostFetchResult/notModified`` when its posts are still the same. `nil` fetches unconditionally.
+    /// ``PostStreamResult/notModified`` when its posts are still the same. `nil` fetches unconditionally.
     public var etag: String?
 
     /// Called for each page fetched and each retry, for a progress display.

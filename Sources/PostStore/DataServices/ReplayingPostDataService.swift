@@ -18,16 +18,6 @@ package final class ReplayingPostDataService: PostDataService {
 
     package var source: String { wrapped.source }
 
-    package func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
-        switch try await streamPosts(request) {
-        case .posts(let stream, let etag, let pages):
-            var reader = try stream.makeReader()
-            return .posts(try reader.readAll(), etag: etag, pages: pages)
-        case .notModified:
-            return .notModified
-        }
-    }
-
     /// The first request's answer. Its stream can be read again: a stream makes a new reader from the first post
     /// each time (a file is opened again, standard input and HTTP answers are held in memory).
     package func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {

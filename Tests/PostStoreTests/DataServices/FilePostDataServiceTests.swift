@@ -40,7 +40,7 @@ struct FilePostDataServiceTests {
         try format.encode(Self.posts).write(to: URL(fileURLWithPath: path))
         let service = FilePostDataService(path: path)
         #expect(service.source == path)
-        #expect(try await service.fetchPosts(PostFetchRequest()) == .posts(Self.posts, etag: nil, pages: 1))
+        #expect(try await service.collectPosts(PostFetchRequest()) == .posts(Self.posts, etag: nil, pages: 1))
     }
 
     @Test("the live convenience initializer takes size limits, and a post over them is refused")
@@ -53,7 +53,7 @@ struct FilePostDataServiceTests {
 
         #expect(service.limits == limits)
         #expect(FilePostDataService(path: path).limits == PayloadLimits())
-        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = await #expect(throws: PostStoreError.self) { try await service.collectPosts(PostFetchRequest()) }
         #expect(error?.code == .invalidData)
     }
 
@@ -64,7 +64,7 @@ struct FilePostDataServiceTests {
             fileSystem: FailingFileSystem(standardInput: format.encode(Self.posts))
         )
         #expect(service.source == "standard input")
-        #expect(try await service.fetchPosts(PostFetchRequest()) == .posts(Self.posts, etag: nil, pages: 1))
+        #expect(try await service.collectPosts(PostFetchRequest()) == .posts(Self.posts, etag: nil, pages: 1))
     }
 
     @Test("every reader of a stream starts from the first post, for a file and for standard input (a retried write)")
@@ -121,7 +121,7 @@ struct FilePostDataServiceTests {
             path: "-",
             fileSystem: FailingFileSystem(standardInput: SamplePosts.json(Self.posts))
         )
-        _ = try await service.fetchPosts(log.request())
+        _ = try await service.collectPosts(log.request())
         #expect(log.events == [.pageFetched(page: 1, posts: 25, fetchedSoFar: 25, expectedTotal: nil)])
     }
 
@@ -130,7 +130,7 @@ struct FilePostDataServiceTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("absent.json")
         let error = await #expect(throws: PostStoreError.self) {
-            try await FilePostDataService(path: path).fetchPosts(PostFetchRequest())
+            try await FilePostDataService(path: path).collectPosts(PostFetchRequest())
         }
         #expect(error?.code == .sourceNotFound)
         #expect(error?.message == "There is no input file at \(path).")
@@ -141,7 +141,7 @@ struct FilePostDataServiceTests {
     func directory() async throws {
         let directory = try TemporaryDirectory()
         let error = await #expect(throws: PostStoreError.self) {
-            try await FilePostDataService(path: directory.path).fetchPosts(PostFetchRequest())
+            try await FilePostDataService(path: directory.path).collectPosts(PostFetchRequest())
         }
         #expect(error?.code == .sourceNotFound)
         #expect(error?.message == "\(directory.path) is a folder, not a file of posts.")
@@ -154,7 +154,7 @@ struct FilePostDataServiceTests {
             path: "/any/posts.json",
             fileSystem: FailingFileSystem(failing: .readWithForeignError)
         )
-        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = await #expect(throws: PostStoreError.self) { try await service.collectPosts(PostFetchRequest()) }
         #expect(error?.code == .ioFailure)
         #expect(error?.message.hasPrefix("Cannot read /any/posts.json: ") == true, "\(error?.message ?? "")")
         #expect(error?.cause is CocoaError)
@@ -163,7 +163,7 @@ struct FilePostDataServiceTests {
     @Test("an empty path is an invalidArgument")
     func emptyPath() async {
         let error = await #expect(throws: PostStoreError.self) {
-            try await FilePostDataService(path: "", fileSystem: FailingFileSystem()).fetchPosts(PostFetchRequest())
+            try await FilePostDataService(path: "", fileSystem: FailingFileSystem()).collectPosts(PostFetchRequest())
         }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message == "The input file's path is empty.")
@@ -177,7 +177,7 @@ struct FilePostDataServiceTests {
         try Data(payload.utf8).write(to: URL(fileURLWithPath: path))
         let log = ProgressLog()
         let error = await #expect(throws: PostStoreError.self) {
-            try await FilePostDataService(path: path).fetchPosts(log.request())
+            try await FilePostDataService(path: path).collectPosts(log.request())
         }
         #expect(error?.code == .invalidData)
         #expect(error?.message.contains(path) == true, "\(error?.message ?? "")")
@@ -190,7 +190,7 @@ struct FilePostDataServiceTests {
     func badStandardInput() async {
         let payload = Data((#"{"userId": 1, "id": 1, "title": "t", "body": ""}"# + "\n\n{").utf8)
         let service = FilePostDataService(path: "-", fileSystem: FailingFileSystem(standardInput: payload))
-        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = await #expect(throws: PostStoreError.self) { try await service.collectPosts(PostFetchRequest()) }
         #expect(error?.code == .invalidData)
         #expect(error?.message.contains("standard input") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("Line 3 is not valid JSON") == true, "\(error?.message ?? "")")

@@ -20,7 +20,7 @@ import Testing
         let posts = SamplePosts.make(count: 100)
         let fixture = try Fixture(posts: posts)
 
-        let result = try await fixture.service().fetchPosts(PostFetchRequest())
+        let result = try await fixture.service().collectPosts(PostFetchRequest())
 
         #expect(result == .posts(posts, etag: fixture.endpoint.etag, pages: 1))
         let requests = fixture.server.requests
@@ -36,7 +36,9 @@ import Testing
 
         // The ETag must not be sent: a 304 for one page says nothing about the others.
         let result = try await fixture.service("/posts?lang=en", pageSize: 30)
-            .fetchPosts(PostFetchRequest(etag: fixture.endpoint.etag) { event in events.withLock { $0.append(event) } })
+            .collectPosts(
+                PostFetchRequest(etag: fixture.endpoint.etag) { event in events.withLock { $0.append(event) } }
+            )
 
         #expect(result == .posts(posts, etag: nil, pages: 4))
         let requests = fixture.server.requests
@@ -56,7 +58,7 @@ import Testing
         let posts = SamplePosts.make(count: 100)
         let fixture = try Fixture(posts: posts, sendsPagingHeaders: false)
 
-        let result = try await fixture.service("/posts?lang=en", pageSize: 30).fetchPosts(PostFetchRequest())
+        let result = try await fixture.service("/posts?lang=en", pageSize: 30).collectPosts(PostFetchRequest())
 
         #expect(result == .posts(posts, etag: nil, pages: 4))
         #expect(fixture.server.requests.map(\.target) == (1...4).map { "/posts?lang=en&_page=\($0)&_limit=30" })
@@ -68,7 +70,7 @@ import Testing
         let posts = SamplePosts.make(count: 100)
         let fixture = try Fixture(posts: posts, sendsPagingHeaders: sendsPagingHeaders)
 
-        let result = try await fixture.service(pageSize: 50).fetchPosts(PostFetchRequest())
+        let result = try await fixture.service(pageSize: 50).collectPosts(PostFetchRequest())
 
         let pages = sendsPagingHeaders ? 2 : 3
         #expect(result == .posts(posts, etag: nil, pages: pages))
@@ -116,7 +118,7 @@ import Testing
         let fixture = try Fixture(posts: posts)
         fixture.endpoint.script([.response(status: 500), .response(status: 503)])
 
-        let result = try await fixture.service().fetchPosts(PostFetchRequest())
+        let result = try await fixture.service().collectPosts(PostFetchRequest())
 
         #expect(result == .posts(posts, etag: fixture.endpoint.etag, pages: 1))
         #expect(fixture.server.requests.count == 3)
@@ -129,7 +131,7 @@ import Testing
         let fixture = try Fixture(posts: posts)
         fixture.endpoint.script([.response(status: 429, headers: [("Retry-After", "7")])])
 
-        let result = try await fixture.service().fetchPosts(PostFetchRequest())
+        let result = try await fixture.service().collectPosts(PostFetchRequest())
 
         #expect(result == .posts(posts, etag: fixture.endpoint.etag, pages: 1))
         #expect(fixture.server.requests.count == 2)
@@ -140,7 +142,7 @@ import Testing
         let fixture = try Fixture(posts: SamplePosts.make(count: 10))
         let service = try fixture.service("/missing")
 
-        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = await #expect(throws: PostStoreError.self) { try await service.collectPosts(PostFetchRequest()) }
 
         #expect(error?.code == .sourceNotFound)
         #expect(error?.message.contains(service.url.absoluteString) == true)
@@ -160,7 +162,7 @@ import Testing
         let service = try fixture.service(timeout: .seconds(1), retryPolicy: RetryPolicy(maximumAttempts: 2))
 
         let start = ContinuousClock.now
-        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = await #expect(throws: PostStoreError.self) { try await service.collectPosts(PostFetchRequest()) }
         let elapsed = ContinuousClock.now - start
 
         #expect(error?.code == .sourceUnavailable)
@@ -177,7 +179,7 @@ import Testing
         let service = try fixture.service(timeout: .milliseconds(500), retryPolicy: .never)
 
         let start = ContinuousClock.now
-        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = await #expect(throws: PostStoreError.self) { try await service.collectPosts(PostFetchRequest()) }
         let elapsed = ContinuousClock.now - start
 
         #expect(error?.code == .sourceUnavailable)
@@ -196,7 +198,7 @@ import Testing
             retryPolicy: ServerFailure.serviceRetryPolicy
         )
 
-        let error = await #expect(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = await #expect(throws: PostStoreError.self) { try await service.collectPosts(PostFetchRequest()) }
 
         #expect(error?.code == failure.code)
         let message = error?.message ?? ""

@@ -29,7 +29,7 @@ import Testing
         let client = StubHTTPClient([.posts(SamplePosts.make(count: 5), headers: ["ETag": "\"v1\""])])
         let service = try makeService(client, timeout: .seconds(7))
 
-        let result = try await service.fetchPosts(PostFetchRequest())
+        let result = try await service.collectPosts(PostFetchRequest())
 
         #expect(result == .posts(SamplePosts.make(count: 5), etag: "\"v1\"", pages: 1))
         #expect(
@@ -48,7 +48,7 @@ import Testing
         let client = StubHTTPClient([.status(304)])
         let service = try makeService(client)
 
-        let result = try await service.fetchPosts(PostFetchRequest(etag: "W/\"v1\""))
+        let result = try await service.collectPosts(PostFetchRequest(etag: "W/\"v1\""))
 
         #expect(result == .notModified)
         #expect(client.requests.first?.headers["If-None-Match"] == "W/\"v1\"")
@@ -56,7 +56,7 @@ import Testing
 
     @Test func a304ToAnUnconditionalRequestIsAnError() async throws {
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(StubHTTPClient([.status(304)])).fetchPosts(PostFetchRequest())
+            try await makeService(StubHTTPClient([.status(304)])).collectPosts(PostFetchRequest())
         }
         #expect(error?.code == .sourceUnavailable)
         #expect(error?.message == "\(url.absoluteString) answered HTTP 304 Not Modified")
@@ -68,7 +68,7 @@ import Testing
         let events = Mutex<[SyncProgress]>([])
 
         let result = try await makeService(client, pageSize: 10)
-            .fetchPosts(PostFetchRequest(etag: "\"ignored\"") { event in events.withLock { $0.append(event) } })
+            .collectPosts(PostFetchRequest(etag: "\"ignored\"") { event in events.withLock { $0.append(event) } })
 
         #expect(result == .posts(posts, etag: nil, pages: 3))
         #expect(client.requests.map(\.url.query) == (1...3).map { "lang=en&_page=\($0)&_limit=10" })
@@ -86,13 +86,13 @@ import Testing
         let posts = SamplePosts.make(count: 20)
         let withoutTotal = StubHTTPClient(fallback: Self.pagingServer(posts))
         #expect(
-            try await makeService(withoutTotal, pageSize: 10).fetchPosts(PostFetchRequest())
+            try await makeService(withoutTotal, pageSize: 10).collectPosts(PostFetchRequest())
                 == .posts(posts, etag: nil, pages: 3)
         )
 
         let withTotal = StubHTTPClient(fallback: Self.pagingServer(posts, totalCount: true))
         #expect(
-            try await makeService(withTotal, pageSize: 10).fetchPosts(PostFetchRequest())
+            try await makeService(withTotal, pageSize: 10).collectPosts(PostFetchRequest())
                 == .posts(posts, etag: nil, pages: 2)
         )
         #expect(withTotal.requests.count == 2)
@@ -106,7 +106,7 @@ import Testing
             .posts(second, headers: ["Link": "</api/posts?_page=1>; rel=\"first\""]),
         ])
 
-        let result = try await makeService(client, pageSize: 2).fetchPosts(PostFetchRequest())
+        let result = try await makeService(client, pageSize: 2).collectPosts(PostFetchRequest())
 
         #expect(result == .posts(first + second, etag: nil, pages: 2))
         #expect(client.requests.map(\.url.absoluteString).last == "https://example.com/cursor?after=2")
@@ -134,7 +134,7 @@ import Testing
         let client = StubHTTPClient(pages.map { .posts($0, headers: headers) })
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client, pageSize: 2).fetchPosts(PostFetchRequest())
+            try await makeService(client, pageSize: 2).collectPosts(PostFetchRequest())
         }
 
         #expect(error?.code == .invalidData)
@@ -151,7 +151,7 @@ import Testing
         let events = Mutex<[SyncProgress]>([])
 
         let result = try await makeService(client, retryPolicy: policy, clock: clock, random: 0.5)
-            .fetchPosts(PostFetchRequest { event in events.withLock { $0.append(event) } })
+            .collectPosts(PostFetchRequest { event in events.withLock { $0.append(event) } })
 
         #expect(result == .posts(SamplePosts.make(count: 1), etag: nil, pages: 1))
         // Equal jitter at 0.5: three quarters of 100, 200, 300 (capped) and 300 ms.
@@ -175,7 +175,7 @@ import Testing
             .posts([]),
         ])
 
-        _ = try await makeService(client, clock: clock, random: 0).fetchPosts(PostFetchRequest())
+        _ = try await makeService(client, clock: clock, random: 0).collectPosts(PostFetchRequest())
 
         // The date is 90 s after the start, and the first wait took 7 of them.
         #expect(clock.sleeps == [.seconds(7), .seconds(83)])
@@ -186,7 +186,7 @@ import Testing
         let clock = TestClock()
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client, clock: clock).fetchPosts(PostFetchRequest())
+            try await makeService(client, clock: clock).collectPosts(PostFetchRequest())
         }
 
         #expect(error?.code == .sourceUnavailable)
@@ -205,7 +205,7 @@ import Testing
         let client = StubHTTPClient([.status(status, body: "{\"error\": \"nope\"}")])
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client).fetchPosts(PostFetchRequest())
+            try await makeService(client).collectPosts(PostFetchRequest())
         }
 
         // A missing resource is "not found", like a missing file; any other refusal is "unavailable".
@@ -221,7 +221,7 @@ import Testing
 
         let error = await #expect(throws: PostStoreError.self) {
             try await makeService(client, retryPolicy: RetryPolicy(maximumAttempts: 3), clock: clock)
-                .fetchPosts(PostFetchRequest())
+                .collectPosts(PostFetchRequest())
         }
 
         #expect(error?.code == .sourceUnavailable)
@@ -235,7 +235,7 @@ import Testing
         let client = StubHTTPClient([.failure(HTTPTransportError(.invalidRequest, "unsupported URL"))])
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client).fetchPosts(PostFetchRequest())
+            try await makeService(client).collectPosts(PostFetchRequest())
         }
 
         #expect(error?.code == .sourceUnavailable && error?.message == "unsupported URL")
@@ -247,7 +247,7 @@ import Testing
         let client = StubHTTPClient([.status(200, body: body)])
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client).fetchPosts(PostFetchRequest())
+            try await makeService(client).collectPosts(PostFetchRequest())
         }
 
         #expect(error?.code == .invalidData)

@@ -50,7 +50,7 @@ import Testing
     func redirectsUpToTheLimitAreFollowed(hops: Int) async throws {
         let server = try Self.redirectingServer()
 
-        let result = try await Self.service(server.url("/hop/\(hops)")).fetchPosts(PostFetchRequest())
+        let result = try await Self.service(server.url("/hop/\(hops)")).collectPosts(PostFetchRequest())
 
         #expect(result == .posts(Self.posts, etag: nil, pages: 1))
         #expect(server.requests.count == hops + 1)
@@ -61,7 +61,9 @@ import Testing
         let server = try Self.redirectingServer()
         let service = try Self.service(server.url(path), maximumRedirects: maximumRedirects)
 
-        let error = try await #require(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = try await #require(throws: PostStoreError.self) {
+            try await service.collectPosts(PostFetchRequest())
+        }
 
         #expect(error.code == .sourceUnavailable)
         #expect(error.message.contains("after \(maximumRedirects) redirects"), "\(error.message)")
@@ -104,7 +106,9 @@ import Testing
         }
         let service = try Self.service(server.url("/posts"), limits: PayloadLimits(maximumPayloadBytes: 64 << 10))
 
-        let error = try await #require(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = try await #require(throws: PostStoreError.self) {
+            try await service.collectPosts(PostFetchRequest())
+        }
 
         #expect(error.code == .invalidData)
         #expect(error.message.contains("larger than the limit of 64 KiB"), "\(error.message)")
@@ -121,7 +125,7 @@ import Testing
         let limits = PayloadLimits(maximumPayloadBytes: pageBytes * 5 / 2)
 
         let error = try await #require(throws: PostStoreError.self) {
-            try await Self.service(server.url("/posts"), pageSize: 100, limits: limits).fetchPosts(PostFetchRequest())
+            try await Self.service(server.url("/posts"), pageSize: 100, limits: limits).collectPosts(PostFetchRequest())
         }
 
         #expect(error.code == .invalidData)
@@ -140,7 +144,9 @@ import Testing
             logger: .silent
         )
 
-        let error = try await #require(throws: PostStoreError.self) { try await service.fetchPosts(PostFetchRequest()) }
+        let error = try await #require(throws: PostStoreError.self) {
+            try await service.collectPosts(PostFetchRequest())
+        }
 
         #expect(error.code == .invalidData)
         #expect(error.message.contains("larger than the limit of 1 KiB"), "\(error.message)")

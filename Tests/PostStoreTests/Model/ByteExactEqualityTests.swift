@@ -37,16 +37,6 @@ import Testing
         )
     }
 
-    @Test func fetchResultsDifferingOnlyInTheirETagsNormalizationDiffer() {
-        #expect(
-            Self.areTwoValues(
-                PostFetchResult.posts([], etag: Self.composed, pages: 1),
-                PostFetchResult.posts([], etag: Self.decomposed, pages: 1)
-            )
-        )
-        #expect(Self.areTwoValues(PostFetchResult.posts([], etag: nil, pages: 1), .notModified))
-    }
-
     @Test func syncReportsDifferingOnlyInTheirSourcesNormalizationDiffer() {
         #expect(
             Self.areTwoValues(

@@ -185,7 +185,7 @@ import Testing
             let clock = TestClock()
             let service = Self.service(source, store, clock: clock)
             try await service.sync()
-            source.answer(.result(.notModified))
+            source.answer(.notModified)
             clock.advance(by: .seconds(60))
 
             let report = try await service.sync()
@@ -428,9 +428,9 @@ private struct SlowStubPostDataService: PostDataService {
     let delay: Duration
     var source: String { "slow" }
 
-    func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
+    func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
         try await clock.sleep(for: delay)
-        return .posts(SamplePosts.make(count: 2), etag: nil, pages: 1)
+        return .posts(PostStream(SamplePosts.make(count: 2)), etag: nil, pages: 1)
     }
 }
 
@@ -447,7 +447,7 @@ private final class ConcurrentWriteDataService: PostDataService {
 
     var requestedETag: String? { etag.withLock { $0 } }
 
-    func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
+    func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
         etag.withLock { $0 = request.etag }
         try await write()
         return .notModified

@@ -3,16 +3,15 @@ import Foundation
 /// Reads posts from a local file, or from standard input: a JSON array of posts, or newline-delimited JSON (one
 /// post per line).
 ///
-/// ``fetchPosts(_:)`` reads and checks the whole input (see ``PostJSON``) before it returns;
-/// ``streamPosts(_:)``, which ``SyncService`` uses, reads it a piece at a time while the store writes, with the same
-/// checks (a problem found part-way leaves the store as it was). A file has no `ETag`, so every fetch returns its
-/// posts; an unchanged file syncs without writing a post.
+/// ``streamPosts(_:)`` reads the input a piece at a time while the store writes, checking every post (see
+/// ``PostJSON``; a problem found part-way leaves the store as it was). A file has no `ETag`, so every fetch
+/// returns its posts; an unchanged file syncs without writing a post.
 ///
 /// For example:
 ///
 /// ```swift
 /// let service = FilePostDataService(path: "Samples/posts.json")
-/// let result = try await service.fetchPosts(PostFetchRequest())
+/// let posts = try await service.fetchAllPosts()
 /// ```
 public struct FilePostDataService: PostDataService {
     /// What ``path`` is for standard input.
@@ -39,14 +38,6 @@ public struct FilePostDataService: PostDataService {
         self.path = path
         self.limits = limits
         self.fileSystem = fileSystem
-    }
-
-    public func fetchPosts(_ request: PostFetchRequest) async throws -> PostFetchResult {
-        guard case .posts(let stream, _, _) = try await streamPosts(request) else {
-            preconditionFailure("A file is never 'not modified'.")
-        }
-        var reader = try stream.makeReader()
-        return .posts(try reader.readAll(), etag: nil, pages: 1)
     }
 
     /// Opens the file (so a missing file or a folder is reported at once) and returns a stream that reads it a
