@@ -34,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // The `poststore` command line.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // HTTP's currency types (requests, responses, header fields), which URLSession, AsyncHTTPClient and
+        // Hummingbird all speak: the HTTP data service's transport seam, and later the server's. Pure Swift, small.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // Test-only: property-based generators with shrinking for the differential tests.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // Test-only: an RFC 4180 reader independent of ours (it reads Unicode scalars) to read `--format csv` back.
@@ -76,7 +79,11 @@ let package = Package(
         // The only module that imports FoundationNetworking (on Linux).
         .target(
             name: "PostStoreHTTP",
-            dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PostStore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The composition root: the one module that knows every engine and data service.
@@ -149,6 +156,7 @@ let package = Package(
                 "PostStoreTesting",
                 "PostStoreConformance",
                 "PostStoreTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),

@@ -1,10 +1,11 @@
 public import Foundation
-import Logging
+public import Logging
 public import PostStore
 
 extension HTTPPostDataService {
-    /// Fetches posts over `URLSession`, waiting on the system clock with system randomness for jitter, and logging
-    /// to a `Logger` labelled `PostStore.HTTPPostDataService`.
+    /// Fetches posts over `URLSession`, waiting on the system clock with system randomness for jitter.
+    ///
+    /// Redirects are followed up to 5 times, never from `https` to another scheme.
     ///
     /// For example:
     ///
@@ -18,14 +19,16 @@ extension HTTPPostDataService {
     ///   - timeout: How long each request waits for its answer.
     ///   - retryPolicy: When failed requests are tried again.
     ///   - limits: How much the source may send: the most bytes per post, and for the answers of one fetch together.
-    /// - Throws: ``PostStoreError/Code/invalidArgument``, as
-    ///   ``init(url:pageSize:timeout:retryPolicy:limits:client:clock:random:logger:)``.
+    ///   - logger: Where retries and pages are logged; `nil` (the default) logs nothing.
+    /// - Throws: ``PostStoreError/Code/invalidArgument`` for a URL that is not `http` or `https`, a page size
+    ///   below 1, a timeout that is not positive or a limit below 1 byte.
     public init(
         url: URL = defaultURL,
         pageSize: Int? = nil,
         timeout: Duration = .seconds(30),
         retryPolicy: RetryPolicy = RetryPolicy(),
-        limits: PayloadLimits = PayloadLimits()
+        limits: PayloadLimits = PayloadLimits(),
+        logger: Logger? = nil
     ) throws(PostStoreError) {
         try self.init(
             url: url,
@@ -33,10 +36,10 @@ extension HTTPPostDataService {
             timeout: timeout,
             retryPolicy: retryPolicy,
             limits: limits,
-            client: URLSessionHTTPClient(),
+            transport: URLSessionHTTPTransport(),
             clock: SystemClock(),
             random: SystemRandomSource(),
-            logger: Logger(label: "PostStore.HTTPPostDataService")
+            logger: logger ?? Logger(label: "PostStore.HTTPPostDataService") { _ in SwiftLogNoOpLogHandler() }
         )
     }
 }

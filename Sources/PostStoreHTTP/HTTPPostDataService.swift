@@ -1,8 +1,9 @@
 public import Foundation
+import HTTPTypes
 package import Logging
 public import PostStore
 
-/// Fetches posts from a JSONPlaceholder-style HTTP endpoint, through an injected ``HTTPClient``.
+/// Fetches posts from a JSONPlaceholder-style HTTP endpoint over `URLSession`.
 ///
 /// - **Whole list or pages.** Without a page size, one `GET` of the URL returns the JSON array. With a page size
 ///   `K`, pages are requested json-server style (`?_page=N&_limit=K`, keeping the URL's other query items) until a
@@ -14,10 +15,13 @@ public import PostStore
 ///   returns ``PostStreamResult/notModified``. Paged fetches are never conditional: a `304` for one page says
 ///   nothing about the others.
 /// - **Timeouts and retries.** Each request waits at most `timeout`. Failures are retried as ``RetryPolicy``
-///   says, waiting on the injected clock with jitter from the injected random source.
+///   says, waiting on the system clock with jitter from the system's random source.
 /// - **Errors.** ``PostStoreError`` naming the URL: `sourceNotFound` for `404` and `410`, `sourceUnavailable` with
 ///   any other error status or the connection failure, `invalidData` with what is wrong in the body (see
 ///   ``PostJSON``). The whole answer is checked before ``streamPosts(_:)`` returns.
+///
+/// To test code that syncs from a server without one, inject a `StubPostDataService` (from `PostStoreTesting`)
+/// where this service would go.
 ///
 /// For example:
 ///
@@ -47,7 +51,7 @@ public struct HTTPPostDataService: PostDataService {
     /// How much the source may send: the most bytes per post, and for the answers of one fetch together.
     public let limits: PayloadLimits
 
-    private let client: any HTTPClient
+    private let transport: any HTTPTransport
     private let clock: any ClockProtocol
     private let random: any RandomSource
     private let logger: Logger
@@ -55,7 +59,8 @@ public struct HTTPPostDataService: PostDataService {
     /// The URL, as sync states and reports name it.
     public var source: String { url.absoluteString }
 
-    /// Creates a service.
+    /// Creates a service that sends its requests through `transport`: the live initializer's designated one, and
+    /// how the package's tests script a server.
     ///
     /// - Parameters:
     ///   - url: The endpoint; `http` or `https`.
@@ -63,7 +68,7 @@ public struct HTTPPostDataService: PostDataService {
     ///   - timeout: How long each request waits for its answer.
     ///   - retryPolicy: When failed requests are tried again.
     ///   - limits: How much the source may send.
-    ///   - client: What sends the requests.
+    ///   - transport: What sends the requests.
     ///   - clock: What the waits between retries sleep on.
     ///   - random: Where retry jitter comes from.
     ///   - logger: Where retries and pages are logged.
@@ -75,7 +80,7 @@ public struct HTTPPostDataService: PostDataService {
         timeout: Duration = .seconds(30),
         retryPolicy: RetryPolicy = RetryPolicy(),
         limits: PayloadLimits = PayloadLimits(),
-        client: any HTTPClient,
+        transport: any HTTPTransport,
         clock: any ClockProtocol,
         random: any RandomSource,
         logger: Logger
@@ -95,7 +100,7 @@ public struct HTTPPostDataService: PostDataService {
         self.timeout = timeout
         self.retryPolicy = retryPolicy
         self.limits = limits
-        self.client = client
+        self.transport = transport
         self.clock = clock
         self.random = random
         self.logger = logger
@@ -127,19 +132,18 @@ public struct HTTPPostDataService: PostDataService {
     // MARK: - Fetching
 
     private func fetchWholeList(_ request: PostFetchRequest) async throws -> PostStreamResult {
-        let response = try await get(
+        let (response, body) = try await get(
             url,
             etag: request.etag,
             maximumBytes: limits.maximumPayloadBytes,
             progress: request.progress
         )
-        if response.statusCode == 304 { return .notModified }
-        let posts = try decode(response, from: url)
-        try checkTotal(response.totalCount, fetched: posts.count)
-        request.progress(
-            .pageFetched(page: 1, posts: posts.count, fetchedSoFar: posts.count, expectedTotal: response.totalCount)
-        )
-        return .posts(PostStream(posts), etag: response.header("etag"), pages: 1)
+        if response.status == .notModified { return .notModified }
+        let posts = try decode(body, from: url)
+        let total = response.headerFields.totalCount
+        try checkTotal(total, fetched: posts.count)
+        request.progress(.pageFetched(page: 1, posts: posts.count, fetchedSoFar: posts.count, expectedTotal: total))
+        return .posts(PostStream(posts), etag: response.headerFields[.eTag], pages: 1)
     }
 
     private func fetchPages(of pageSize: Int, _ request: PostFetchRequest) async throws -> PostStreamResult {
@@ -151,14 +155,14 @@ public struct HTTPPostDataService: PostDataService {
         var receivedBytes = 0
         while let pageURL = nextURL {
             page += 1
-            let response = try await get(
+            let (response, body) = try await get(
                 pageURL,
                 etag: nil,
                 maximumBytes: limits.maximumPayloadBytes - receivedBytes,
                 progress: request.progress
             )
-            receivedBytes += response.body.count
-            let pagePosts = try decode(response, from: pageURL)
+            receivedBytes += body.count
+            let pagePosts = try decode(body, from: pageURL)
             guard pagePosts.count <= pageSize else {
                 throw invalid(
                     "Page \(page) (\(pageURL.absoluteString)) holds \(pagePosts.count) posts, more than the page size "
@@ -174,7 +178,7 @@ public struct HTTPPostDataService: PostDataService {
                 }
             }
             posts += pagePosts
-            expectedTotal = response.totalCount ?? expectedTotal
+            expectedTotal = response.headerFields.totalCount ?? expectedTotal
             request.progress(
                 .pageFetched(
                     page: page,
@@ -187,7 +191,7 @@ public struct HTTPPostDataService: PostDataService {
             if pagePosts.count < pageSize || expectedTotal.map({ posts.count >= $0 }) == true {
                 break
             }
-            if let links = response.header("link").map({ LinkHeader($0, relativeTo: pageURL) }), !links.links.isEmpty {
+            if let links = response.headerFields.links(relativeTo: pageURL), !links.links.isEmpty {
                 nextURL = links.next
             } else {
                 nextURL = Self.pageURL(url, page: page + 1, size: pageSize)
@@ -218,9 +222,9 @@ public struct HTTPPostDataService: PostDataService {
         )
     }
 
-    private func decode(_ response: HTTPResponse, from url: URL) throws(PostStoreError) -> [Post] {
+    private func decode(_ body: Data, from url: URL) throws(PostStoreError) -> [Post] {
         do {
-            return try PostJSON.decode(response.body, maximumPostBytes: limits.maximumPostBytes)
+            return try PostJSON.decode(body, maximumPostBytes: limits.maximumPostBytes)
         } catch {
             throw PostStoreError(
                 .invalidData,
@@ -243,10 +247,10 @@ public struct HTTPPostDataService: PostDataService {
         etag: String?,
         maximumBytes: Int,
         progress: @Sendable (SyncProgress) -> Void
-    ) async throws -> HTTPResponse {
-        var headers = ["Accept": "application/json"]
-        if let etag { headers["If-None-Match"] = etag }
-        let request = HTTPRequest(url: url, headers: headers, timeout: timeout, maximumBodyBytes: maximumBytes)
+    ) async throws -> (response: HTTPResponse, body: Data) {
+        var fields: HTTPFields = [.accept: "application/json"]
+        if let etag { fields[.ifNoneMatch] = etag }
+        let request = HTTPRequest(method: .get, url: url, headerFields: fields)
         let tooLarge = PostStoreError(
             .invalidData,
             limits.payloadTooLarge("The answer from \(source)\(pageSize == nil ? "" : " (all pages together)")")
@@ -257,21 +261,21 @@ public struct HTTPPostDataService: PostDataService {
             let failure: String
             var retryAfter: Duration?
             do {
-                let response = try await client.send(request)
-                switch response.statusCode {
+                let answer = try await transport.send(request, timeout: timeout, maximumBodyBytes: maximumBytes)
+                switch answer.response.status.code {
                 case 200...299:
-                    // Checked here too: an injected client need not enforce the request's limit.
-                    guard response.body.count <= maximumBytes else { throw tooLarge }
-                    return response
+                    // Checked here too: an injected transport need not enforce the limit.
+                    guard answer.body.count <= maximumBytes else { throw tooLarge }
+                    return answer
                 case 304 where etag != nil:
-                    return response
+                    return answer
                 case let status where RetryPolicy.isRetryable(statusCode: status):
-                    failure = describe(response, from: url)
-                    retryAfter = response.retryAfter(now: clock.now())
+                    failure = describe(answer, from: url)
+                    retryAfter = answer.response.headerFields.retryAfter(now: clock.now())
                 case 404, 410:
-                    throw PostStoreError(.sourceNotFound, describe(response, from: url))
+                    throw PostStoreError(.sourceNotFound, describe(answer, from: url))
                 default:
-                    throw PostStoreError(.sourceUnavailable, describe(response, from: url))
+                    throw PostStoreError(.sourceUnavailable, describe(answer, from: url))
                 }
             } catch let error as HTTPTransportError where error.kind == .responseTooLarge {
                 throw tooLarge
@@ -283,7 +287,7 @@ public struct HTTPPostDataService: PostDataService {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                // An injected client broke its contract; callers still see only PostStoreError.
+                // An injected transport broke its contract; callers still see only PostStoreError.
                 throw PostStoreError(.sourceUnavailable, "Cannot get \(url.absoluteString): \(error).")
             }
             guard attempt < retryPolicy.maximumAttempts else {
@@ -310,9 +314,9 @@ public struct HTTPPostDataService: PostDataService {
         }
     }
 
-    private func describe(_ response: HTTPResponse, from url: URL) -> String {
-        let excerpt = response.bodyExcerpt.map { ": \($0)" } ?? ""
-        return "\(url.absoluteString) answered HTTP \(response.statusDescription)\(excerpt)"
+    private func describe(_ answer: (response: HTTPResponse, body: Data), from url: URL) -> String {
+        let excerpt = answer.body.bodyExcerpt.map { ": \($0)" } ?? ""
+        return "\(url.absoluteString) answered HTTP \(answer.response.status.codeAndReason)\(excerpt)"
     }
 
     /// Ends `text` with a full stop unless it already ends a sentence.

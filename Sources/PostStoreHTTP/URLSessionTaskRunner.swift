@@ -6,7 +6,7 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The delegate of ``URLSessionHTTPClient``'s session: runs one data task per Swift task, collecting its body up
+/// The delegate of ``URLSessionHTTPTransport``'s session: runs one data task per Swift task, collecting its body up
 /// to a limit, following redirects within a limit and never from `https` to another scheme.
 ///
 /// Why a delegate: a completion handler gets the body only once it is whole (a hostile server could send

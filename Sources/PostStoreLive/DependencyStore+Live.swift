@@ -25,7 +25,7 @@ extension DependencyStore {
     public func registerLive(_ configuration: PostStoreConfiguration, logger: Logger? = nil) {
         register((any ClockProtocol).self) { _ in SystemClock() }
         register((any FileSystemProtocol).self) { _ in LocalFileSystem() }
-        register((any HTTPClient).self) { _ in URLSessionHTTPClient() }
+        register((any HTTPTransport).self) { _ in URLSessionHTTPTransport() }
         register((any RandomSource).self) { _ in SystemRandomSource() }
         if let logger { register(logger, for: Logger.self) }
         register((any PostStoreProtocol).self) { container in

@@ -93,7 +93,7 @@ extension PostStoreConfiguration {
                     timeout: configuration.requestTimeout,
                     retryPolicy: configuration.retryPolicy,
                     limits: configuration.limits,
-                    client: try container.resolve(),
+                    transport: try container.resolve(),
                     clock: try container.resolve(),
                     random: try container.resolve(),
                     logger: container.logger ?? Logger(label: "PostStore") { _ in SwiftLogNoOpLogHandler() }

@@ -9,7 +9,7 @@ public import Logging
 /// - the clock: `SystemClock`, shared by everything below;
 /// - the store: ``InMemoryPostStore``, `JSONFilePostStore` (on `LocalFileSystem`, with the clock) or
 ///   `SQLitePostStore` (libsqlite3 through its own connection helper, with the clock);
-/// - the data service: `HTTPPostDataService` (`URLSessionHTTPClient`, the clock, `SystemRandomSource`, the
+/// - the data service: `HTTPPostDataService` (over `URLSession`, with the clock, `SystemRandomSource`, the
 ///   logger) or ``FilePostDataService`` (`LocalFileSystem`);
 /// - the ``SyncService``: the data service, the store, the clock and the logger.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PostStoreLive
 import Testing
 
@@ -93,26 +94,30 @@ struct HTTPHeadersTests {
 
     @Test("Retry-After in seconds or as an HTTP date becomes a wait", arguments: retryAfters)
     func retryAfter(value: String, wait: Duration?) {
-        let response = HTTPResponse(statusCode: 503, headers: ["Retry-After": value])
-        #expect(response.retryAfter(now: Self.now) == wait)
+        let fields: HTTPFields = [.retryAfter: value]
+        #expect(fields.retryAfter(now: Self.now) == wait)
     }
 
     @Test("a date a fraction of a second away rounds up to the millisecond; no header, no wait")
     func retryAfterEdges() {
-        let response = HTTPResponse(statusCode: 429, headers: ["retry-after": "Sun, 06 Nov 1994 08:49:38 GMT"])
-        #expect(response.retryAfter(now: Self.now.addingTimeInterval(0.2504)) == .milliseconds(750))
-        #expect(HTTPResponse(statusCode: 503).retryAfter(now: Self.now) == nil)
+        let fields: HTTPFields = [HTTPField.Name("retry-after")!: "Sun, 06 Nov 1994 08:49:38 GMT"]
+        #expect(fields.retryAfter(now: Self.now.addingTimeInterval(0.2504)) == .milliseconds(750))
+        #expect(HTTPFields().retryAfter(now: Self.now) == nil)
     }
 
     // MARK: Other headers
 
-    @Test("header names match in any case")
-    func caseInsensitiveLookup() {
-        let response = HTTPResponse(statusCode: 200, headers: ["X-Total-Count": "100", "ETag": #""abc""#])
-        #expect(response.header("x-total-count") == "100")
-        #expect(response.header("X-TOTAL-COUNT") == "100")
-        #expect(response.header("etag") == #""abc""#)
-        #expect(response.header("Link") == nil)
+    @Test("header names match in any case, ours included")
+    func caseInsensitiveLookup() throws {
+        let fields: HTTPFields = [
+            try #require(HTTPField.Name("x-total-count")): "100", try #require(HTTPField.Name("ETAG")): #""abc""#,
+            try #require(HTTPField.Name("link")): "<http://h/p3>; rel=\"next\"",
+        ]
+        #expect(fields[.xTotalCount] == "100")
+        #expect(fields[try #require(HTTPField.Name("X-TOTAL-COUNT"))] == "100")
+        #expect(fields[.eTag] == #""abc""#)
+        #expect(fields.links(relativeTo: Self.base)?.next?.absoluteString == "http://h/p3")
+        #expect(HTTPFields().links(relativeTo: Self.base) == nil)
     }
 
     @Test(
@@ -120,12 +125,13 @@ struct HTTPHeadersTests {
         arguments: [("100", 100), (" 42 ", 42), ("0", 0), ("many", nil), ("", nil)]
     )
     func totalCount(value: String, count: Int?) {
-        #expect(HTTPResponse(statusCode: 200, headers: ["X-Total-Count": value]).totalCount == count)
+        let fields: HTTPFields = [.xTotalCount: value]
+        #expect(fields.totalCount == count)
     }
 
     @Test("no X-Total-Count, no total")
     func noTotalCount() {
-        #expect(HTTPResponse(statusCode: 200).totalCount == nil)
+        #expect(HTTPFields().totalCount == nil)
     }
 
     @Test(
@@ -133,7 +139,12 @@ struct HTTPHeadersTests {
         arguments: [(404, "404 Not Found"), (503, "503 Service Unavailable"), (418, "418")]
     )
     func statusDescription(statusCode: Int, description: String) {
-        #expect(HTTPResponse(statusCode: statusCode).statusDescription == description)
+        #expect(HTTPResponse.Status(code: statusCode).codeAndReason == description)
+    }
+
+    @Test("a reason the server sent is kept")
+    func statusDescriptionWithTheServersReason() {
+        #expect(HTTPResponse.Status(code: 599, reasonPhrase: "Network Timeout").codeAndReason == "599 Network Timeout")
     }
 
     // MARK: Body excerpt
@@ -156,14 +167,14 @@ struct HTTPHeadersTests {
 
     @Test("the body excerpt is short text, or nil", arguments: excerpts)
     func bodyExcerpt(example: (name: String, body: [UInt8], excerpt: String?)) {
-        #expect(HTTPResponse(statusCode: 500, body: Data(example.body)).bodyExcerpt == example.excerpt)
+        #expect(Data(example.body).bodyExcerpt == example.excerpt)
     }
 
     /// 1 + 3 × 100 bytes: the 160-byte cut falls inside a three-byte character.
     @Test("a long non-ASCII body is truncated at a character boundary, not dropped")
     func bodyExcerptOfLongNonASCIIText() throws {
         let body = "a" + String(repeating: "한", count: 100)
-        let excerpt = try #require(HTTPResponse(statusCode: 500, body: Data(body.utf8)).bodyExcerpt)
+        let excerpt = try #require(Data(body.utf8).bodyExcerpt)
         #expect(excerpt.hasPrefix("a한한"))
         #expect(excerpt.hasSuffix("한…"))
     }

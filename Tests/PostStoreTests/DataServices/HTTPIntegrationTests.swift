@@ -11,7 +11,7 @@ import Testing
 @testable import PostStoreSQLite
 
 /// The HTTP data service over real HTTP: a ``TestHTTPServer`` on 127.0.0.1 playing json-server, the live
-/// ``URLSessionHTTPClient``, and a test clock with fixed jitter so retries never really wait. Wall time is measured
+/// ``URLSessionHTTPTransport``, and a test clock with fixed jitter so retries never really wait. Wall time is measured
 /// only where the timeout itself is under test.
 @Suite struct HTTPIntegrationTests {
     // MARK: - Whole list and pages
@@ -171,7 +171,7 @@ import Testing
         #expect(elapsed >= .milliseconds(1800) && elapsed < .seconds(120), "took \(elapsed)")
     }
 
-    /// URLSession on Linux rounds timeouts down to whole seconds, so 0.5 s would fire at once; the client keeps it.
+    /// URLSession on Linux rounds timeouts down to whole seconds, so 0.5 s would fire at once; the transport keeps it.
     /// (Load can only make it later, so the upper bound is loose: far below the server's 600 s.)
     @Test func aSubSecondTimeoutFiresOnTime() async throws {
         let fixture = try Fixture(posts: [])
@@ -350,7 +350,7 @@ private struct Fixture {
             pageSize: pageSize,
             timeout: timeout,
             retryPolicy: retryPolicy,
-            client: URLSessionHTTPClient(),
+            transport: URLSessionHTTPTransport(),
             clock: clock,
             random: FixedRandomSource(fraction: 0.5),
             logger: .silent

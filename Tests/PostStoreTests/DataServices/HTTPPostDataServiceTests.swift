@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PostStoreLive
 import PostStoreTesting
 import Synchronization
@@ -9,7 +10,7 @@ import Testing
 @testable import PostStoreJSONFile
 @testable import PostStoreSQLite
 
-/// The HTTP data service against a scripted client: requests, paging, conditional requests and retries, with time
+/// The HTTP data service against a scripted transport: requests, paging, conditional requests and retries, with time
 /// on a test clock.
 @Suite struct HTTPPostDataServiceTests {
     private let url = URL(string: "https://example.com/api/posts?lang=en")!
@@ -26,17 +27,16 @@ import Testing
     }
 
     @Test func wholeListIsOneRequestWithTheTimeoutAndNoConditionWithoutAnETag() async throws {
-        let client = StubHTTPClient([.posts(SamplePosts.make(count: 5), headers: ["ETag": "\"v1\""])])
-        let service = try makeService(client, timeout: .seconds(7))
+        let transport = StubHTTPTransport([.posts(SamplePosts.make(count: 5), headers: [.eTag: "\"v1\""])])
+        let service = try makeService(transport, timeout: .seconds(7))
 
         let result = try await service.collectPosts(PostFetchRequest())
 
         #expect(result == .posts(SamplePosts.make(count: 5), etag: "\"v1\"", pages: 1))
         #expect(
-            client.requests == [
-                HTTPRequest(
-                    url: url,
-                    headers: ["Accept": "application/json"],
+            transport.requests == [
+                StubHTTPTransport.Sent(
+                    request: HTTPRequest(method: .get, url: url, headerFields: [.accept: "application/json"]),
                     timeout: .seconds(7),
                     maximumBodyBytes: PayloadLimits.defaultMaximumPayloadBytes
                 )
@@ -45,18 +45,18 @@ import Testing
     }
 
     @Test func anETagIsSentAsIfNoneMatchAnd304MeansNotModified() async throws {
-        let client = StubHTTPClient([.status(304)])
-        let service = try makeService(client)
+        let transport = StubHTTPTransport([.status(304)])
+        let service = try makeService(transport)
 
         let result = try await service.collectPosts(PostFetchRequest(etag: "W/\"v1\""))
 
         #expect(result == .notModified)
-        #expect(client.requests.first?.headers["If-None-Match"] == "W/\"v1\"")
+        #expect(transport.requests.first?.request.headerFields[.ifNoneMatch] == "W/\"v1\"")
     }
 
     @Test func a304ToAnUnconditionalRequestIsAnError() async throws {
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(StubHTTPClient([.status(304)])).collectPosts(PostFetchRequest())
+            try await makeService(StubHTTPTransport([.status(304)])).collectPosts(PostFetchRequest())
         }
         #expect(error?.code == .sourceUnavailable)
         #expect(error?.message == "\(url.absoluteString) answered HTTP 304 Not Modified")
@@ -64,15 +64,15 @@ import Testing
 
     @Test func pagesKeepTheURLsQueryItemsAndStopOnAShortPage() async throws {
         let posts = SamplePosts.make(count: 25)
-        let client = StubHTTPClient(fallback: Self.pagingServer(posts))
+        let transport = StubHTTPTransport(fallback: Self.pagingServer(posts))
         let events = Mutex<[SyncProgress]>([])
 
-        let result = try await makeService(client, pageSize: 10)
+        let result = try await makeService(transport, pageSize: 10)
             .collectPosts(PostFetchRequest(etag: "\"ignored\"") { event in events.withLock { $0.append(event) } })
 
         #expect(result == .posts(posts, etag: nil, pages: 3))
-        #expect(client.requests.map(\.url.query) == (1...3).map { "lang=en&_page=\($0)&_limit=10" })
-        #expect(client.requests.allSatisfy { $0.headers["If-None-Match"] == nil })
+        #expect(transport.requests.map(\.url?.query) == (1...3).map { "lang=en&_page=\($0)&_limit=10" })
+        #expect(transport.requests.allSatisfy { $0.request.headerFields[.ifNoneMatch] == nil })
         #expect(
             events.withLock { $0 } == [
                 .pageFetched(page: 1, posts: 10, fetchedSoFar: 10, expectedTotal: nil),
@@ -84,13 +84,13 @@ import Testing
 
     @Test func anExactMultipleEndsOnAnEmptyPageOrOnTheTotalCount() async throws {
         let posts = SamplePosts.make(count: 20)
-        let withoutTotal = StubHTTPClient(fallback: Self.pagingServer(posts))
+        let withoutTotal = StubHTTPTransport(fallback: Self.pagingServer(posts))
         #expect(
             try await makeService(withoutTotal, pageSize: 10).collectPosts(PostFetchRequest())
                 == .posts(posts, etag: nil, pages: 3)
         )
 
-        let withTotal = StubHTTPClient(fallback: Self.pagingServer(posts, totalCount: true))
+        let withTotal = StubHTTPTransport(fallback: Self.pagingServer(posts, totalCount: true))
         #expect(
             try await makeService(withTotal, pageSize: 10).collectPosts(PostFetchRequest())
                 == .posts(posts, etag: nil, pages: 2)
@@ -101,15 +101,15 @@ import Testing
     @Test func aLinkHeaderIsFollowedAndItsLastPageEndsTheFetch() async throws {
         let first = SamplePosts.make(count: 2)
         let second = SamplePosts.make(count: 2, firstId: 3)
-        let client = StubHTTPClient([
-            .posts(first, headers: ["Link": "<https://example.com/cursor?after=2>; rel=\"next\""]),
-            .posts(second, headers: ["Link": "</api/posts?_page=1>; rel=\"first\""]),
+        let transport = StubHTTPTransport([
+            .posts(first, headers: [.link: "<https://example.com/cursor?after=2>; rel=\"next\""]),
+            .posts(second, headers: [.link: "</api/posts?_page=1>; rel=\"first\""]),
         ])
 
-        let result = try await makeService(client, pageSize: 2).collectPosts(PostFetchRequest())
+        let result = try await makeService(transport, pageSize: 2).collectPosts(PostFetchRequest())
 
         #expect(result == .posts(first + second, etag: nil, pages: 2))
-        #expect(client.requests.map(\.url.absoluteString).last == "https://example.com/cursor?after=2")
+        #expect(transport.requests.map(\.url?.absoluteString).last == "https://example.com/cursor?after=2")
     }
 
     @Test(
@@ -130,11 +130,11 @@ import Testing
         ] as [(String, [[Post]], Int?, String)]
     )
     func pagingThatDoesNotAddUpIsRefused(_ case: String, pages: [[Post]], total: Int?, message: String) async throws {
-        let headers = total.map { ["X-Total-Count": String($0)] } ?? [:]
-        let client = StubHTTPClient(pages.map { .posts($0, headers: headers) })
+        let headers: HTTPFields = total.map { [.xTotalCount: String($0)] } ?? [:]
+        let transport = StubHTTPTransport(pages.map { .posts($0, headers: headers) })
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client, pageSize: 2).collectPosts(PostFetchRequest())
+            try await makeService(transport, pageSize: 2).collectPosts(PostFetchRequest())
         }
 
         #expect(error?.code == .invalidData)
@@ -142,7 +142,7 @@ import Testing
     }
 
     @Test func retriesFollowTheBackoffScheduleOnTheInjectedClock() async throws {
-        let client = StubHTTPClient([
+        let transport = StubHTTPTransport([
             .status(500), .status(503), .failure(HTTPTransportError(.connectionFailed, "refused")),
             .status(408), .posts(SamplePosts.make(count: 1)),
         ])
@@ -150,7 +150,7 @@ import Testing
         let policy = RetryPolicy(maximumAttempts: 5, initialDelay: .milliseconds(100), maximumDelay: .milliseconds(300))
         let events = Mutex<[SyncProgress]>([])
 
-        let result = try await makeService(client, retryPolicy: policy, clock: clock, random: 0.5)
+        let result = try await makeService(transport, retryPolicy: policy, clock: clock, random: 0.5)
             .collectPosts(PostFetchRequest { event in events.withLock { $0.append(event) } })
 
         #expect(result == .posts(SamplePosts.make(count: 1), etag: nil, pages: 1))
@@ -169,24 +169,24 @@ import Testing
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let client = StubHTTPClient([
-            .status(429, headers: ["Retry-After": "7"]),
-            .status(503, headers: ["Retry-After": formatter.string(from: inNinetySeconds)]),
+        let transport = StubHTTPTransport([
+            .status(429, headers: [.retryAfter: "7"]),
+            .status(503, headers: [.retryAfter: formatter.string(from: inNinetySeconds)]),
             .posts([]),
         ])
 
-        _ = try await makeService(client, clock: clock, random: 0).collectPosts(PostFetchRequest())
+        _ = try await makeService(transport, clock: clock, random: 0).collectPosts(PostFetchRequest())
 
         // The date is 90 s after the start, and the first wait took 7 of them.
         #expect(clock.sleeps == [.seconds(7), .seconds(83)])
     }
 
     @Test func aRetryAfterLongerThanTheLimitFailsAtOnce() async throws {
-        let client = StubHTTPClient([.status(429, headers: ["Retry-After": "3600"], body: "slow down")])
+        let transport = StubHTTPTransport([.status(429, headers: [.retryAfter: "3600"], body: "slow down")])
         let clock = TestClock()
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client, clock: clock).collectPosts(PostFetchRequest())
+            try await makeService(transport, clock: clock).collectPosts(PostFetchRequest())
         }
 
         #expect(error?.code == .sourceUnavailable)
@@ -197,30 +197,30 @@ import Testing
             ) == true,
             "\(error?.message ?? "")"
         )
-        #expect(clock.sleeps.isEmpty && client.requests.count == 1)
+        #expect(clock.sleeps.isEmpty && transport.requests.count == 1)
     }
 
     @Test(arguments: [400, 401, 403, 404, 410, 422])
     func otherClientErrorsFailAtOnce(_ status: Int) async throws {
-        let client = StubHTTPClient([.status(status, body: "{\"error\": \"nope\"}")])
+        let transport = StubHTTPTransport([.status(status, body: "{\"error\": \"nope\"}")])
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client).collectPosts(PostFetchRequest())
+            try await makeService(transport).collectPosts(PostFetchRequest())
         }
 
         // A missing resource is "not found", like a missing file; any other refusal is "unavailable".
         #expect(error?.code == ([404, 410].contains(status) ? .sourceNotFound : .sourceUnavailable))
         #expect(error?.message.hasPrefix("\(url.absoluteString) answered HTTP \(status)") == true)
         #expect(error?.message.hasSuffix(": {\"error\": \"nope\"}") == true)
-        #expect(client.requests.count == 1)
+        #expect(transport.requests.count == 1)
     }
 
     @Test func givingUpSaysHowManyAttemptsWereMade() async throws {
-        let client = StubHTTPClient(fallback: { _ in .status(503) })
+        let transport = StubHTTPTransport(fallback: { _ in .status(503) })
         let clock = TestClock()
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client, retryPolicy: RetryPolicy(maximumAttempts: 3), clock: clock)
+            try await makeService(transport, retryPolicy: RetryPolicy(maximumAttempts: 3), clock: clock)
                 .collectPosts(PostFetchRequest())
         }
 
@@ -228,26 +228,26 @@ import Testing
         #expect(
             error?.message == "\(url.absoluteString) answered HTTP 503 Service Unavailable. Gave up after 3 attempts."
         )
-        #expect(client.requests.count == 3 && clock.sleeps.count == 2)
+        #expect(transport.requests.count == 3 && clock.sleeps.count == 2)
     }
 
     @Test func aRequestThatCannotBeSentIsNotRetried() async throws {
-        let client = StubHTTPClient([.failure(HTTPTransportError(.invalidRequest, "unsupported URL"))])
+        let transport = StubHTTPTransport([.failure(HTTPTransportError(.invalidRequest, "unsupported URL"))])
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client).collectPosts(PostFetchRequest())
+            try await makeService(transport).collectPosts(PostFetchRequest())
         }
 
         #expect(error?.code == .sourceUnavailable && error?.message == "unsupported URL")
-        #expect(client.requests.count == 1)
+        #expect(transport.requests.count == 1)
     }
 
     @Test func aBadBodyIsNotRetriedAndNamesTheURLAndTheRecord() async throws {
         let body = #"[{"userId": 1, "id": 9, "title": 5, "body": ""}]"#
-        let client = StubHTTPClient([.status(200, body: body)])
+        let transport = StubHTTPTransport([.status(200, body: body)])
 
         let error = await #expect(throws: PostStoreError.self) {
-            try await makeService(client).collectPosts(PostFetchRequest())
+            try await makeService(transport).collectPosts(PostFetchRequest())
         }
 
         #expect(error?.code == .invalidData)
@@ -255,7 +255,7 @@ import Testing
             error?.message == "Cannot use the posts from \(url.absoluteString): The post at index 0 (id 9): "
                 + "field \"title\" must be a string, found a number."
         )
-        #expect(client.requests.count == 1)
+        #expect(transport.requests.count == 1)
     }
 
     @Test(
@@ -271,7 +271,7 @@ import Testing
                 url: URL(string: address)!,
                 pageSize: pageSize,
                 timeout: timeout,
-                client: StubHTTPClient(),
+                transport: StubHTTPTransport(),
                 clock: TestClock(),
                 random: FixedRandomSource(fraction: 0),
                 logger: .silent
@@ -284,7 +284,7 @@ import Testing
     // MARK: - Helpers
 
     private func makeService(
-        _ client: StubHTTPClient,
+        _ transport: StubHTTPTransport,
         pageSize: Int? = nil,
         timeout: Duration = .seconds(30),
         retryPolicy: RetryPolicy = RetryPolicy(),
@@ -296,7 +296,7 @@ import Testing
             pageSize: pageSize,
             timeout: timeout,
             retryPolicy: retryPolicy,
-            client: client,
+            transport: transport,
             clock: clock,
             random: FixedRandomSource(fraction: random),
             logger: .silent
@@ -307,13 +307,13 @@ import Testing
     private static func pagingServer(
         _ posts: [Post],
         totalCount: Bool = false
-    ) -> @Sendable (HTTPRequest) -> StubHTTPClient.Reply {
+    ) -> @Sendable (HTTPRequest) -> StubHTTPTransport.Reply {
         { request in
-            let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            let items = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
             let value = { (name: String) in items.first { $0.name == name }?.value.flatMap { Int($0) } }
             guard let page = value("_page"), let limit = value("_limit") else { return .posts(posts) }
             let slice = Array(posts.dropFirst((page - 1) * limit).prefix(limit))
-            return .posts(slice, headers: totalCount ? ["X-Total-Count": String(posts.count)] : [:])
+            return .posts(slice, headers: totalCount ? [.xTotalCount: String(posts.count)] : [:])
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
@@ -9,7 +10,7 @@ import Testing
 @testable import PostStoreJSONFile
 @testable import PostStoreSQLite
 
-/// Redirects and answer sizes over real HTTP with the live ``URLSessionHTTPClient``: redirects are followed within
+/// Redirects and answer sizes over real HTTP with the live ``URLSessionHTTPTransport``: redirects are followed within
 /// a limit and never from `https` to another scheme; an answer over the payload limit is refused, whether its
 /// `Content-Length` announces it or not.
 @Suite struct HTTPRedirectAndSizeTests {
@@ -30,7 +31,7 @@ import Testing
     private static func service(
         _ url: URL,
         pageSize: Int? = nil,
-        maximumRedirects: Int = URLSessionHTTPClient.defaultMaximumRedirects,
+        maximumRedirects: Int = URLSessionHTTPTransport.defaultMaximumRedirects,
         limits: PayloadLimits = PayloadLimits()
     ) throws -> HTTPPostDataService {
         try HTTPPostDataService(
@@ -39,7 +40,7 @@ import Testing
             timeout: .seconds(10),
             retryPolicy: RetryPolicy(maximumAttempts: 1),
             limits: limits,
-            client: URLSessionHTTPClient(maximumRedirects: maximumRedirects),
+            transport: URLSessionHTTPTransport(maximumRedirects: maximumRedirects),
             clock: TestClock(),
             random: FixedRandomSource(fraction: 0.5),
             logger: .silent
@@ -133,12 +134,12 @@ import Testing
         #expect(server.requests.count == 3)
     }
 
-    @Test func anInjectedClientsOversizedAnswerIsRefusedToo() async throws {
-        let client = StubHTTPClient([.response(HTTPResponse(statusCode: 200, body: Data(count: 2048)))])
+    @Test func anInjectedTransportsOversizedAnswerIsRefusedToo() async throws {
+        let transport = StubHTTPTransport([.response(HTTPResponse(status: .ok), body: Data(count: 2048))])
         let service = try HTTPPostDataService(
             url: URL(string: "https://example.com/posts")!,
             limits: PayloadLimits(maximumPayloadBytes: 1024),
-            client: client,
+            transport: transport,
             clock: TestClock(),
             random: FixedRandomSource(fraction: 0.5),
             logger: .silent

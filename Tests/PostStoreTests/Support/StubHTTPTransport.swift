@@ -1,11 +1,12 @@
 import Foundation
+import HTTPTypes
 import PostStore
 import PostStoreTesting
 import Synchronization
 
 @testable import PostStoreHTTP
 
-/// An HTTP client that answers from a queue and records every request.
+/// An HTTP transport that answers from a queue and records every request.
 ///
 /// A request to a URL with replies queued for it (``respond(to:with:)``) takes the next of those; any other request
 /// takes the next reply of the general queue; when that is empty, `fallback` answers (by default a 404). A reply is
@@ -14,28 +15,41 @@ import Synchronization
 /// For example:
 ///
 /// ```swift
-/// let client = StubHTTPClient([.status(503), .posts(SamplePosts.make(count: 3))])
+/// let transport = StubHTTPTransport([.status(503), .posts(SamplePosts.make(count: 3))])
 /// // the first request gets 503, the second three posts
 /// ```
-final class StubHTTPClient: HTTPClient {
+final class StubHTTPTransport: HTTPTransport {
     /// One answer.
     enum Reply: Sendable {
-        /// The server's answer.
-        case response(HTTPResponse)
+        /// The server's answer: its head and its body.
+        case response(HTTPResponse, body: Data = Data())
         /// No answer: the connection failed or timed out.
         case failure(HTTPTransportError)
+    }
+
+    /// A request as the transport received it, with its limits.
+    struct Sent: Sendable, Hashable {
+        /// The request.
+        var request: HTTPRequest
+        /// How long the answer could take.
+        var timeout: Duration
+        /// The most bytes of body the sender accepts.
+        var maximumBodyBytes: Int
+
+        /// The request's URL.
+        var url: URL? { request.url }
     }
 
     private struct State {
         var queue: [Reply]
         var queuesByURL: [String: [Reply]] = [:]
-        var requests: [HTTPRequest] = []
+        var requests: [Sent] = []
     }
 
     private let state: Mutex<State>
     private let fallback: @Sendable (HTTPRequest) -> Reply
 
-    /// Creates a client.
+    /// Creates a transport.
     ///
     /// - Parameters:
     ///   - replies: Answers for the first requests, in order.
@@ -49,7 +63,7 @@ final class StubHTTPClient: HTTPClient {
     }
 
     /// Every request so far, in order.
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    var requests: [Sent] { state.withLock { $0.requests } }
 
     /// Queues more answers after those already queued.
     ///
@@ -70,34 +84,40 @@ final class StubHTTPClient: HTTPClient {
 
     /// Records the request and answers with the next reply queued for its URL or in general, or the fallback.
     ///
-    /// - Parameter request: The request.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - timeout: How long the answer may take; recorded.
+    ///   - maximumBodyBytes: The most bytes of body accepted; recorded, not enforced.
     /// - Returns: The queued response.
     /// - Throws: The queued `HTTPTransportError`.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(
+        _ request: HTTPRequest,
+        timeout: Duration,
+        maximumBodyBytes: Int
+    ) async throws -> (response: HTTPResponse, body: Data) {
         let queued = state.withLock { state -> Reply? in
-            state.requests.append(request)
-            let url = request.url.absoluteString
-            if let forURL = state.queuesByURL[url], !forURL.isEmpty {
+            state.requests.append(Sent(request: request, timeout: timeout, maximumBodyBytes: maximumBodyBytes))
+            if let url = request.url?.absoluteString, let forURL = state.queuesByURL[url], !forURL.isEmpty {
                 return state.queuesByURL[url]?.removeFirst()
             }
             return state.queue.isEmpty ? nil : state.queue.removeFirst()
         }
         switch queued ?? fallback(request) {
-        case .response(let response): return response
+        case .response(let response, let body): return (response, body)
         case .failure(let error): throw error
         }
     }
 }
 
-extension StubHTTPClient.Reply {
+extension StubHTTPTransport.Reply {
     /// A 200 answer with the posts as a JSON array.
     ///
     /// - Parameters:
     ///   - posts: The posts.
     ///   - headers: Header fields, for example `ETag` or `X-Total-Count`.
     /// - Returns: The reply.
-    static func posts(_ posts: [Post], headers: [String: String] = [:]) -> Self {
-        .response(HTTPResponse(statusCode: 200, headers: headers, body: SamplePosts.json(posts)))
+    static func posts(_ posts: [Post], headers: HTTPFields = [:]) -> Self {
+        .response(HTTPResponse(status: .ok, headerFields: headers), body: SamplePosts.json(posts))
     }
 
     /// An answer with this status and body.
@@ -107,7 +127,7 @@ extension StubHTTPClient.Reply {
     ///   - headers: Header fields, for example `Retry-After`.
     ///   - body: The body, as text.
     /// - Returns: The reply.
-    static func status(_ code: Int, headers: [String: String] = [:], body: String = "") -> Self {
-        .response(HTTPResponse(statusCode: code, headers: headers, body: Data(body.utf8)))
+    static func status(_ code: Int, headers: HTTPFields = [:], body: String = "") -> Self {
+        .response(HTTPResponse(status: HTTPResponse.Status(code: code), headerFields: headers), body: Data(body.utf8))
     }
 }
