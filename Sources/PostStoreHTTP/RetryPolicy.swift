@@ -49,7 +49,7 @@ public struct RetryPolicy: Sendable, Hashable {
     ///
     /// - Parameter statusCode: The HTTP status.
     /// - Returns: `true` for 408, 429 and 500–599.
-    public static func isRetryable(statusCode: Int) -> Bool {
+    package static func isRetryable(statusCode: Int) -> Bool {
         statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
     }
 
@@ -57,9 +57,9 @@ public struct RetryPolicy: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - retry: Which retry, from 1 (the second attempt).
-    ///   - randomFraction: A number in `0 ..< 1` from a ``RandomSource``.
+    ///   - randomFraction: A number in `0 ..< 1` from a `RandomSource`.
     /// - Returns: Between half of the base wait and the base wait.
-    public func delay(beforeRetry retry: Int, randomFraction: Double) -> Duration {
+    package func delay(beforeRetry retry: Int, randomFraction: Double) -> Duration {
         var base = initialDelay
         for _ in 1..<max(retry, 1) where base < maximumDelay {
             base *= 2
