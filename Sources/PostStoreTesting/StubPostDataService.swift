@@ -4,9 +4,9 @@ import Synchronization
 /// A data service that returns the posts it is given (by default ten sample posts), or a chosen error, and
 /// records the ETag of every request.
 ///
-/// Inject it where an `HTTPPostDataService` or a ``FilePostDataService`` would go: it is how a test fakes the
+/// Inject it where an `HTTPPostDataService` or a `FilePostDataService` would go: it is how a test fakes the
 /// network, with no server and no transport to script. With `honoursETag`, a request carrying the ETag of the posts
-/// it serves gets ``PostStreamResult/notModified``, as a server would.
+/// it serves gets `PostStreamResult.notModified`, as a server would.
 ///
 /// For example:
 ///
