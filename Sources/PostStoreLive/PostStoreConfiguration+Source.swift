@@ -1,7 +1,7 @@
 public import Foundation
+import Logging
 @_spi(FileSystem) public import PostStore
 import PostStoreHTTP
-import Logging
 
 extension PostStoreConfiguration {
     /// Where a sync takes posts from: an http(s) URL, a file, or standard input.

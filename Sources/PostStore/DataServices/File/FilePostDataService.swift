@@ -34,7 +34,11 @@ public struct FilePostDataService: PostDataService {
     ///   - path: The file, or `-` for standard input.
     ///   - limits: What the service accepts.
     ///   - fileSystem: Where the file is read from.
-    @_spi(FileSystem) public init(path: String, limits: PayloadLimits = PayloadLimits(), fileSystem: any FileSystemProtocol) {
+    @_spi(FileSystem) public init(
+        path: String,
+        limits: PayloadLimits = PayloadLimits(),
+        fileSystem: any FileSystemProtocol
+    ) {
         self.path = path
         self.limits = limits
         self.fileSystem = fileSystem
