@@ -39,7 +39,7 @@ extension HTTPPostDataService {
             transport: URLSessionHTTPTransport(),
             clock: SystemClock(),
             random: SystemRandomSource(),
-            logger: logger ?? Logger(label: "PostStore.HTTPPostDataService") { _ in SwiftLogNoOpLogHandler() }
+            logger: logger
         )
     }
 }

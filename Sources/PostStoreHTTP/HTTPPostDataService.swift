@@ -54,7 +54,7 @@ public struct HTTPPostDataService: PostDataService {
     private let transport: any HTTPTransport
     private let clock: any ClockProtocol
     private let random: any RandomSource
-    private let logger: Logger
+    private let logger: Logger?
 
     /// The URL, as sync states and reports name it.
     public var source: String { url.absoluteString }
@@ -71,7 +71,7 @@ public struct HTTPPostDataService: PostDataService {
     ///   - transport: What sends the requests.
     ///   - clock: What the waits between retries sleep on.
     ///   - random: Where retry jitter comes from.
-    ///   - logger: Where retries and pages are logged.
+    ///   - logger: Where retries and pages are logged; `nil` logs nothing.
     /// - Throws: ``PostStoreError/Code/invalidArgument`` for a URL that is not `http` or `https`, a page size
     ///   below 1, a timeout that is not positive or a limit below 1 byte.
     package init(
@@ -83,7 +83,7 @@ public struct HTTPPostDataService: PostDataService {
         transport: any HTTPTransport,
         clock: any ClockProtocol,
         random: any RandomSource,
-        logger: Logger
+        logger: Logger?
     ) throws(PostStoreError) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw PostStoreError(.invalidArgument, "The source URL \(url.absoluteString) is not an http or https URL.")
@@ -187,7 +187,7 @@ public struct HTTPPostDataService: PostDataService {
                     expectedTotal: expectedTotal
                 )
             )
-            logger.debug("Fetched page \(page) of \(source): \(pagePosts.count) posts.")
+            logger?.debug("Fetched page \(page) of \(source): \(pagePosts.count) posts.")
             if pagePosts.count < pageSize || expectedTotal.map({ posts.count >= $0 }) == true {
                 break
             }
@@ -305,7 +305,7 @@ public struct HTTPPostDataService: PostDataService {
                 }
                 delay = max(delay, retryAfter)
             }
-            logger.warning(
+            logger?.warning(
                 "Attempt \(attempt) failed: \(Self.sentence(failure)) Retrying in \(delay.secondsDescription)."
             )
             progress(.retrying(attempt: attempt, delay: delay, reason: failure))

@@ -1,5 +1,4 @@
 public import Foundation
-import Logging
 @_spi(FileSystem) public import PostStore
 import PostStoreHTTP
 
@@ -96,7 +95,7 @@ extension PostStoreConfiguration {
                     transport: try container.resolve(),
                     clock: try container.resolve(),
                     random: try container.resolve(),
-                    logger: container.logger ?? Logger(label: "PostStore") { _ in SwiftLogNoOpLogHandler() }
+                    logger: container.logger
                 )
             case .file(let path):
                 FilePostDataService(path: path, limits: configuration.limits, fileSystem: try container.resolve())
