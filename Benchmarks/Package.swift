@@ -14,7 +14,6 @@ let package = Package(
     ],
     dependencies: [
         .package(path: mainPackagePath.path),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // "The limit": the fastest reasonable C pipeline from a posts JSON file to SQLite, the yardstick the Swift
@@ -32,7 +31,6 @@ let package = Package(
                 .product(name: "PostStore", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStoreSQLite", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStoreJSONFile", package: mainPackagePath.lastPathComponent),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

@@ -1,6 +1,5 @@
 import CLimit
 import Foundation
-import Logging
 import PostStore
 import PostStoreJSONFile
 import PostStoreSQLite
@@ -130,12 +129,7 @@ enum ChildMeasure: String, CaseIterable {
         store makeStore: () throws -> any PostStoreProtocol
     ) async throws -> [String: Double] {
         let start = ContinuousClock.now
-        let service = SyncService(
-            dataService: FilePostDataService(path: file),
-            store: try makeStore(),
-            clock: SystemClock(),
-            logger: Logger(label: "benchmarks") { _ in SwiftLogNoOpLogHandler() }
-        )
+        let service = SyncService(dataService: FilePostDataService(path: file), store: try makeStore())
         let report = try await service.sync(SyncOptions(prune: prune, deletionLimit: .unlimited))
         let seconds = (ContinuousClock.now - start).seconds
         if let inserted { try expect(report.inserted == inserted, "inserted \(report.inserted)") }
