@@ -20,8 +20,8 @@ extension HTTPPostDataService {
     ///   - retryPolicy: When failed requests are tried again.
     ///   - limits: How much the source may send: the most bytes per post, and for the answers of one fetch together.
     ///   - logger: Where retries and pages are logged; `nil` (the default) logs nothing.
-    /// - Throws: ``PostStoreError/Code/invalidArgument`` for a URL that is not `http` or `https`, a page size
-    ///   below 1, a timeout that is not positive or a limit below 1 byte.
+    /// - Throws: `PostStoreError/Code/invalidArgument` for a URL that is not `http` or `https` or that holds a
+    ///   user name or password, a page size below 1, a timeout that is not positive or a limit below 1 byte.
     public init(
         url: URL = defaultURL,
         pageSize: Int? = nil,

@@ -12,13 +12,13 @@ public import PostStore
 ///   larger than `K`, or a final count that differs from `X-Total-Count` fails the fetch: the server is not paging
 ///   the way it says, and a sync must not act on a partial list.
 /// - **Conditional requests.** An unpaged fetch sends the request's `ETag` as `If-None-Match`; `304 Not Modified`
-///   returns ``PostStreamResult/notModified``. Paged fetches are never conditional: a `304` for one page says
+///   returns `PostStreamResult/notModified`. Paged fetches are never conditional: a `304` for one page says
 ///   nothing about the others.
 /// - **Timeouts and retries.** Each request waits at most `timeout`. Failures are retried as ``RetryPolicy``
 ///   says, waiting on the system clock with jitter from the system's random source.
-/// - **Errors.** ``PostStoreError`` naming the URL: `sourceNotFound` for `404` and `410`, `sourceUnavailable` with
+/// - **Errors.** `PostStoreError` naming the URL: `sourceNotFound` for `404` and `410`, `sourceUnavailable` with
 ///   any other error status or the connection failure, `invalidData` with what is wrong in the body (see
-///   ``PostJSON``). The whole answer is checked before ``streamPosts(_:)`` returns.
+///   `PostJSON`). The whole answer is checked before ``streamPosts(_:)`` returns.
 ///
 /// To test code that syncs from a server without one, inject a `StubPostDataService` (from `PostStoreTesting`)
 /// where this service would go.
@@ -72,8 +72,8 @@ public struct HTTPPostDataService: PostDataService {
     ///   - clock: What the waits between retries sleep on.
     ///   - random: Where retry jitter comes from.
     ///   - logger: Where retries and pages are logged; `nil` logs nothing.
-    /// - Throws: ``PostStoreError/Code/invalidArgument`` for a URL that is not `http` or `https`, a page size
-    ///   below 1, a timeout that is not positive or a limit below 1 byte.
+    /// - Throws: ``PostStoreError/Code/invalidArgument`` for a URL that is not `http` or `https` or that holds a
+    ///   user name or password, a page size below 1, a timeout that is not positive or a limit below 1 byte.
     package init(
         url: URL = defaultURL,
         pageSize: Int? = nil,
@@ -87,6 +87,15 @@ public struct HTTPPostDataService: PostDataService {
     ) throws(PostStoreError) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw PostStoreError(.invalidArgument, "The source URL \(url.absoluteString) is not an http or https URL.")
+        }
+        // A request carries its URL as scheme, authority and path (swift-http-types), which have no place for a user
+        // name or password: refused, rather than sent without them.
+        guard url.user == nil, url.password == nil else {
+            throw PostStoreError(
+                .invalidArgument,
+                "The source URL \(url.host ?? "") has a user name or password in it, which PostStore does not send; "
+                    + "remove them from the URL."
+            )
         }
         if let pageSize, pageSize < 1 {
             throw PostStoreError(.invalidArgument, "The page size must be at least 1 (got \(pageSize)).")
@@ -117,12 +126,12 @@ public struct HTTPPostDataService: PostDataService {
     }
 
     /// Fetches the whole list, or every page, and checks every post before it returns: the stream reads posts
-    /// held in memory (their JSON is at most ``PayloadLimits/maximumPayloadBytes`` long).
+    /// held in memory (their JSON is at most `PayloadLimits/maximumPayloadBytes` long).
     ///
     /// - Parameter request: The `ETag` to send as `If-None-Match` (unpaged fetches only), and where to report
     ///   pages and retries.
-    /// - Returns: The posts, their `ETag` and how many requests they took; or ``PostStreamResult/notModified``.
-    /// - Throws: ``PostStoreError``, as the type's documentation says; `CancellationError` when the task is
+    /// - Returns: The posts, their `ETag` and how many requests they took; or `PostStreamResult/notModified`.
+    /// - Throws: `PostStoreError`, as the type's documentation says; `CancellationError` when the task is
     ///   cancelled.
     public func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
         guard let pageSize else { return try await fetchWholeList(request) }
