@@ -79,3 +79,10 @@ seconds=$(timed_build "$work/app" "$work/app.log")
 echo "an app depending on the $product product alone (empty .build): $seconds s"
 modules=$(grep -oE 'Compiling [A-Za-z0-9_]+' "$work/app.log" | awk '{print $2}' | sort -u | tr '\n' ' ')
 echo "modules the app's build compiled: $modules"
+# What the app's executable links beyond the toolchain's runtime: an app on the core alone must not link SQLite or
+# FoundationNetworking (with its libcurl).
+if command -v ldd >/dev/null; then
+    app=$(cd "$work/app" && swift build --show-bin-path)/App
+    linked=$(ldd "$app" | { grep -oE 'lib(sqlite3|FoundationNetworking|curl)[^ ]*' || true; } | sort -u | tr '\n' ' ')
+    echo "of libsqlite3, FoundationNetworking and libcurl, the app links: ${linked:-none}"
+fi
