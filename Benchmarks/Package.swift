@@ -13,7 +13,7 @@ let package = Package(
         .executable(name: "poststore-benchmarks", targets: ["PostStoreBenchmarks"])
     ],
     dependencies: [
-        .package(path: mainPackagePath.path),
+        .package(path: mainPackagePath.path)
     ],
     targets: [
         // "The limit": the fastest reasonable C pipeline from a posts JSON file to SQLite, the yardstick the Swift
