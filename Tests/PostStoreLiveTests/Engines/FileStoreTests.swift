@@ -6,7 +6,8 @@ import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
-/// What the file-backed engines share: opening, and a lock timeout measured on the injected clock. Waiting for
+/// What the file-backed engines share: opening (never creating, never waiting for a lock, and refusing a path with a
+/// NUL character, as the file data service does), and a lock timeout measured on the injected clock. Waiting for
 /// another process's lock, timing out and cancelling a waiting write are part of the contract suite
 /// (`PostStoreContract`), which every engine runs in `EngineContractTests`.
 @Suite("File-backed stores")

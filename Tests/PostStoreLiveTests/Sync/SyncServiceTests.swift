@@ -5,7 +5,8 @@ import PostStoreTesting
 import Synchronization
 import Testing
 
-/// Sync scenarios, each run on every engine with a stub data service and a test clock.
+/// Sync scenarios, each run on every engine with a stub data service and a test clock. What a sync reports (progress,
+/// the report, the log) is checked once, on the in-memory engine, in the core's `SyncReportingTests`.
 @Suite struct SyncServiceTests {
     @Test(arguments: StoreKind.allCases)
     func firstSyncInsertsEveryPostAndRecordsTheSync(_ kind: StoreKind) async throws {
