@@ -136,29 +136,70 @@ let package = Package(
         // Test-only: pipe2 and posix_spawn_file_actions_addchdir_np for ChildProcess, which glibc declares only under
         // _GNU_SOURCE and Swift's Glibc module therefore hides.
         .target(name: "PostStoreCSpawn", path: "Tests/PostStoreCSpawn"),
-        // Test-only helpers shared by the test targets: a socket HTTP server on 127.0.0.1, temporary folders and
-        // child processes (posix_spawn).
+        // Test-only helpers shared by the test targets: a socket HTTP server on 127.0.0.1, temporary folders, child
+        // processes (posix_spawn), the package's root folder, and the doubles of the core's seams that the tests of
+        // several modules use. It depends on the core only, never on an engine.
         .target(
             name: "PostStoreTestSupport",
-            dependencies: ["PostStoreCSpawn"],
+            dependencies: ["PostStore", "PostStoreCSpawn"],
             path: "Tests/PostStoreTestSupport",
             swiftSettings: swiftSettings
         ),
+        // One test target per library module, each depending on its module and what it needs: the core's tests
+        // compile no engine and no networking.
         .testTarget(
             name: "PostStoreTests",
             dependencies: [
                 "PostStore",
+                "PostStoreTesting",
+                "PostStoreTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostStoreSQLiteTests",
+            dependencies: [
+                "PostStore",
                 "PostStoreSQLite",
                 "PostStoreSQLiteMigrations",
+                "PostStoreTesting",
+                "PostStoreTestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostStoreJSONFileTests",
+            dependencies: ["PostStore", "PostStoreJSONFile", "PostStoreTesting", "PostStoreTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostStoreHTTPTests",
+            dependencies: [
+                "PostStore",
+                "PostStoreHTTP",
+                "PostStoreTesting",
+                "PostStoreTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The composition root, and what needs every engine: the contract suite on each engine of the table, the
+        // engines' agreement, syncs and paths across the file engines.
+        .testTarget(
+            name: "PostStoreLiveTests",
+            dependencies: [
+                "PostStore",
+                "PostStoreSQLite",
                 "PostStoreJSONFile",
                 "PostStoreHTTP",
                 "PostStoreLive",
                 "PostStoreTesting",
                 "PostStoreConformance",
                 "PostStoreTestSupport",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings

@@ -1,9 +1,6 @@
 import Foundation
 import PostStore
-import PostStoreHTTP
-import PostStoreJSONFile
-import PostStoreLive
-import PostStoreSQLite
+import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
@@ -174,16 +171,8 @@ struct PostCounter {
 
 /// Reads the repository's Markdown documents.
 private enum Documentation {
-    /// The repository: the nearest folder above this file that holds `Package.swift`.
-    static let root: URL = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
-            folder.pathComponents.count > 1
-        {
-            folder.deleteLastPathComponent()
-        }
-        return folder
-    }()
+    /// The repository's top-level folder.
+    static let root = packageRoot
 
     /// The document's lines with the whitespace around them trimmed.
     static func lines(of document: String) throws -> Set<String> {

@@ -1,15 +1,7 @@
-import Foundation
-import Logging
-import PostStoreLive
-import PostStoreTestSupport
+import PostStore
 import PostStoreTesting
 import Synchronization
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 /// The container: registration, lifetimes, errors, and overrides scoped to a task.
 @Suite struct DependencyStoreTests {
@@ -199,69 +191,6 @@ import Testing
 
         #expect(try container.resolve(Pair.self).counter === replacement)
         #expect(before.counter !== replacement)
-    }
-
-    @Test func overridingOnlyTheClockOrTheLoggerKeepsTheLiveStore() async throws {
-        let container = DependencyStore()
-        container.registerLive(
-            PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none")),
-            logger: .silent
-        )
-        let rootStore = try container.resolve((any PostStoreProtocol).self)
-
-        let scoped = try await DependencyStore.$current.withValue(container) {
-            try await withDependencies {
-                $0.register(TestClock(), for: (any ClockProtocol).self)
-                $0.register(Logger.silent, for: Logger.self)
-            } operation: {
-                try DependencyStore.current.resolve((any PostStoreProtocol).self)
-            }
-        }
-
-        #expect(identity(of: scoped) == identity(of: rootStore))
-    }
-
-    @Test func theLiveRegistrationWiresASyncServiceOverTheScopesOverrides() async throws {
-        let directory = try TemporaryDirectory()
-        let container = DependencyStore()
-        container.registerLive(
-            PostStoreConfiguration(
-                store: StoreSpec(.sqlite, path: directory.file("live.sqlite")),
-                source: .file(path: "/none")
-            ),
-            logger: .silent
-        )
-        let store = InMemoryPostStore()
-
-        let report = try await DependencyStore.$current.withValue(container) {
-            try await withDependencies {
-                $0.register(store, for: (any PostStoreProtocol).self)
-                $0.register(StubPostDataService(posts: SamplePosts.make(count: 4)), for: (any PostDataService).self)
-            } operation: {
-                try await DependencyStore.current.resolve(SyncService.self).sync()
-            }
-        }
-
-        #expect(report.inserted == 4)
-        #expect(await store.count() == 4)
-        #expect(try directory.entries().isEmpty, "the live SQLite store was never opened")
-        #expect(try container.resolve((any PostDataService).self).source == "/none")
-    }
-
-    @Test func theLiveGraphSyncsAFileIntoTheConfiguredStore() async throws {
-        let directory = try TemporaryDirectory()
-        try SamplePosts.json(SamplePosts.make(count: 5)).write(to: URL(fileURLWithPath: directory.file("in.json")))
-        let configuration = PostStoreConfiguration(
-            store: StoreSpec(.sqlite, path: directory.file("posts.sqlite")),
-            source: .file(path: directory.file("in.json"))
-        )
-
-        let dependencies = try PostStoreDependencies.live(configuration, logger: .silent)
-        let report = try await dependencies.syncService.sync()
-
-        #expect(report.inserted == 5)
-        #expect(try await dependencies.store.count() == 5)
-        #expect(dependencies.dataService.source == directory.file("in.json"))
     }
 }
 

@@ -1,14 +1,9 @@
 import Foundation
-import PostStoreLive
+@_spi(FileSystem) import PostStore
 import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 @Suite("Reading posts from a file")
 struct FilePostDataServiceTests {
@@ -89,29 +84,6 @@ struct FilePostDataServiceTests {
                 #expect(try reader.readAll() == Self.posts, "\(service.source)")
             }
         }
-    }
-
-    @Test("a file of several pieces with a bad last record leaves a SQLite store byte for byte as it was")
-    func badLastRecordOfALargeFile() async throws {
-        let directory = try TemporaryDirectory()
-        let posts = SamplePosts.make(count: 9_000)
-        var payload = SamplePosts.json(posts)
-        #expect(payload.count > 1 << 20, "the file must be longer than one piece (1 MiB)")
-        // The last record's title becomes a number.
-        payload.removeLast()
-        payload.append(Data(#", {"userId": 1, "id": 999999, "title": 5, "body": ""}]"#.utf8))
-        let path = directory.file("posts.json")
-        try payload.write(to: URL(fileURLWithPath: path))
-        let storePath = directory.file("store.sqlite")
-        let store = try SQLitePostStore(path: storePath)
-        try await store.upsert(SamplePosts.make(count: 3))
-        let before = [storePath, storePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
-        let service = SyncService(dataService: FilePostDataService(path: path), store: store)
-        let error = await #expect(throws: PostStoreError.self) { try await service.sync(SyncOptions(prune: true)) }
-        #expect(error?.code == .invalidData)
-        #expect(error?.message.contains(#"The post at index 9000 (id 999999): field "title" must be a string"#) == true)
-        #expect([storePath, storePath + "-wal"].map { FileManager.default.contents(atPath: $0) } == before)
-        #expect(try await store.count() == 3)
     }
 
     @Test("progress gets one page event holding every post")

@@ -1,12 +1,7 @@
 import Foundation
-import PostStoreLive
-import PostStoreTesting
 import Testing
 
 @_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 /// Payloads built to exhaust memory or the stack: posts longer than the limit, endless values, deep nesting. Each
 /// is refused with one line of ``PostStoreError/Code/invalidData``, and a stream stops reading soon after the
@@ -127,41 +122,6 @@ import Testing
         #expect(whole.code == .invalidData)
         #expect(!whole.message.contains("\n"))
         #expect(streamed.message == whole.message)
-    }
-
-    @Test func aPathWithANULCharacterIsRefusedEverywhere() async throws {
-        let path = "posts.sqlite\u{0}.bak"
-        let clock = TestClock()
-        let refusals: [PostStoreError?] = [
-            #expect(throws: PostStoreError.self) {
-                try SQLitePostStore(
-                    path: path,
-                    mode: .createIfMissing,
-                    busyTimeout: .seconds(1),
-                    searchIndex: true,
-                    clock: clock
-                )
-            },
-            #expect(throws: PostStoreError.self) {
-                try JSONFilePostStore(
-                    path: path,
-                    mode: .createIfMissing,
-                    lockTimeout: .seconds(1),
-                    fileSystem: LocalFileSystem(),
-                    clock: clock
-                )
-            },
-            #expect(throws: PostStoreError.self) { try SQLitePostStore.schemaStatus(ofStoreAt: path) },
-            await #expect(throws: PostStoreError.self) {
-                try await FilePostDataService(path: path, fileSystem: LocalFileSystem()).streamPosts(PostFetchRequest())
-            },
-        ]
-
-        for refusal in refusals {
-            #expect(refusal?.code == .invalidArgument)
-            #expect(refusal?.message.contains("contains a NUL character") == true, "\(String(describing: refusal))")
-        }
-        #expect(!FileManager.default.fileExists(atPath: "posts.sqlite"))
     }
 }
 

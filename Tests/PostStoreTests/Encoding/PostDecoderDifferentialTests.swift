@@ -1,12 +1,8 @@
 import Foundation
-import PostStoreLive
 import PropertyBased
 import Testing
 
 @_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 /// `PostJSON`'s hand-written decoder checked against Foundation's `JSONDecoder`, the decoder it replaced.
 ///

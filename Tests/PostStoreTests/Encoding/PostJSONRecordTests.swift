@@ -1,12 +1,7 @@
 import Foundation
-import PostStoreLive
+import PostStore
 import PropertyBased
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 @Suite("Decoding and encoding posts")
 struct PostJSONRecordTests {

@@ -1,13 +1,8 @@
 import Foundation
-import PostStoreLive
+import PostStore
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 @Suite("Checking and decoding a payload")
 struct PostJSONTests {

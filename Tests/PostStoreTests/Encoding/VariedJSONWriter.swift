@@ -1,12 +1,7 @@
 import Foundation
-import PostStoreLive
+import PostStore
 import PropertyBased
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 /// Writes posts as JSON in the many ways JSON allows, steered by a seeded random number generator: whitespace
 /// (spaces, tabs, CR, LF) between tokens, any key order, escapes (`\uXXXX` in either case, surrogate pairs for

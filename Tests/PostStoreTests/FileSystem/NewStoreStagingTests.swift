@@ -1,13 +1,8 @@
 import Foundation
-import PostStoreLive
+import PostStore
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 /// A new store is built in a staging folder and linked to its path only if nothing is there: publishing never
 /// replaces a file, and what a builder leaves is deleted only once no builder holds it.
@@ -83,46 +78,5 @@ import Testing
         // Once its builder is gone, the other staging folder is abandoned too.
         inUse.discard()
         #expect(try directory.entries().sorted() == [".posts.db2.new-ABANDONED"])
-    }
-
-    @Test func aSQLiteStoreBuiltOffToTheSideIsAnOrdinaryStoreOncePublished() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("posts.sqlite")
-        let staging = try NewStoreStaging(finalPath: path, fileSystem: fileSystem, clock: SystemClock())
-        defer { staging.discard() }
-        try await Self.build(staging.storePath)
-        // Built without a write-ahead log: nothing beside the store but the builder's lock.
-        #expect(try directory.entries().count == 1)
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: staging.folder).sorted() == [
-                "building.lock", "posts.sqlite",
-            ]
-        )
-        #expect(try sqlite3(staging.storePath, "PRAGMA journal_mode") == "delete")
-
-        try SQLitePostStore.finishBuildingOffToTheSide(at: staging.storePath)
-        #expect(try staging.publish())
-        staging.discard()
-
-        #expect(try sqlite3(path, "PRAGMA journal_mode") == "wal")
-        let store = try SQLitePostStore(path: path, mode: .openExisting)
-        #expect(try await store.query(.all) == SamplePosts.make(count: 50))
-        #expect(
-            try await store.query(PostQuery(search: "dolor"))
-                == SamplePosts.make(count: 50).filter { "\($0.title) \($0.body)".contains("dolor") }
-        )
-    }
-
-    /// Fills a new SQLite store at `path` the way a first sync into a staging folder does.
-    private static func build(_ path: String) async throws {
-        let store = try SQLitePostStore(
-            path: path,
-            mode: .createIfMissing,
-            busyTimeout: .seconds(5),
-            migrator: SQLiteMigrator(),
-            clock: SystemClock(),
-            buildingOffToTheSide: true
-        )
-        try await store.apply(PostChangeSet(upserts: SamplePosts.make(count: 50)))
     }
 }

@@ -1,10 +1,5 @@
-import PostStoreLive
+import PostStore
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 /// Paths cut by hand (Foundation's `deletingLastPathComponent` crashes on a one-character relative path on Linux).
 @Suite struct ParentFolderTests {

@@ -1,9 +1,5 @@
 import Foundation
 import PostStore
-import PostStoreHTTP
-import PostStoreJSONFile
-import PostStoreLive
-import PostStoreSQLite
 import Testing
 
 /// The models whose text a store or a server compares byte for byte compare and hash it that way too: Swift's

@@ -1,10 +1,6 @@
-import PostStoreLive
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
+@testable import PostStore
 
 @Suite("Deletion limit")
 struct DeletionLimitTests {

@@ -1,9 +1,5 @@
 import Foundation
 import PostStore
-import PostStoreHTTP
-import PostStoreJSONFile
-import PostStoreLive
-import PostStoreSQLite
 import Testing
 
 @Suite("Sync state")

@@ -1,13 +1,12 @@
 import Foundation
+import PostStoreTestSupport
 import Testing
 
 /// swift-log's guidance for libraries: take a `Logger` from the caller, never make or bootstrap one. Only the
 /// `poststore` tool (and the library tour) choose a backend; a library module that made a logger of its own would
 /// print into an embedder's tests.
 @Suite struct LibraryLoggingTests {
-    static let sources = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources")
+    static let sources = packageRoot.appendingPathComponent("Sources")
 
     /// Every library module: each folder of Sources/ except the executables'.
     static let libraryModules = [

@@ -1,15 +1,13 @@
 import Foundation
-import PostStoreLive
+@_spi(FileSystem) import PostStore
+import PostStoreJSONFile
+import PostStoreSQLite
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
-
-/// What the file-backed engines share: opening, and a lock timeout measured on the injected clock. Waiting for
+/// What the file-backed engines share: opening (never creating, never waiting for a lock, and refusing a path with a
+/// NUL character, as the file data service does), and a lock timeout measured on the injected clock. Waiting for
 /// another process's lock, timing out and cancelling a waiting write are part of the contract suite
 /// (`PostStoreContract`), which every engine runs in `EngineContractTests`.
 @Suite("File-backed stores")
@@ -72,5 +70,40 @@ struct FileStoreTests {
         try release()
         #expect(try await store.upsert(SamplePosts.make(count: 2)) == WriteSummary(inserted: 2))
         #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 2)
+    }
+
+    @Test func aPathWithANULCharacterIsRefusedEverywhere() async throws {
+        let path = "posts.sqlite\u{0}.bak"
+        let clock = TestClock()
+        let refusals: [PostStoreError?] = [
+            #expect(throws: PostStoreError.self) {
+                try SQLitePostStore(
+                    path: path,
+                    mode: .createIfMissing,
+                    busyTimeout: .seconds(1),
+                    searchIndex: true,
+                    clock: clock
+                )
+            },
+            #expect(throws: PostStoreError.self) {
+                try JSONFilePostStore(
+                    path: path,
+                    mode: .createIfMissing,
+                    lockTimeout: .seconds(1),
+                    fileSystem: LocalFileSystem(),
+                    clock: clock
+                )
+            },
+            #expect(throws: PostStoreError.self) { try SQLitePostStore.schemaStatus(ofStoreAt: path) },
+            await #expect(throws: PostStoreError.self) {
+                try await FilePostDataService(path: path, fileSystem: LocalFileSystem()).streamPosts(PostFetchRequest())
+            },
+        ]
+
+        for refusal in refusals {
+            #expect(refusal?.code == .invalidArgument)
+            #expect(refusal?.message.contains("contains a NUL character") == true, "\(String(describing: refusal))")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "posts.sqlite"))
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
+import PostStore
 import PostStoreConformance
+import PostStoreJSONFile
 import PostStoreLive
 import PostStoreTestSupport
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
 @testable import PostStoreSQLite
 
 /// Every engine and engine configuration, so one test runs against each: `@Test(arguments: StoreKind.allCases)`.

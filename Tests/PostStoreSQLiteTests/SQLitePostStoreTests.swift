@@ -1,12 +1,9 @@
 import Foundation
-import PostStoreLive
+import PostStore
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
 @testable import PostStoreSQLite
 
 @Suite("SQLite store")
@@ -96,6 +93,70 @@ struct SQLitePostStoreTests {
         }
         #expect(try await store.count() == SamplePosts.tricky.count + 5)
         #expect(try await store.query(PostQuery(search: "drop table posts;--")).map(\.id) == [6])
+    }
+
+    @Test("a file of several pieces with a bad last record leaves a SQLite store byte for byte as it was")
+    func badLastRecordOfALargeFile() async throws {
+        let directory = try TemporaryDirectory()
+        let posts = SamplePosts.make(count: 9_000)
+        var payload = SamplePosts.json(posts)
+        #expect(payload.count > 1 << 20, "the file must be longer than one piece (1 MiB)")
+        // The last record's title becomes a number.
+        payload.removeLast()
+        payload.append(Data(#", {"userId": 1, "id": 999999, "title": 5, "body": ""}]"#.utf8))
+        let path = directory.file("posts.json")
+        try payload.write(to: URL(fileURLWithPath: path))
+        let storePath = directory.file("store.sqlite")
+        let store = try SQLitePostStore(path: storePath)
+        try await store.upsert(SamplePosts.make(count: 3))
+        let before = [storePath, storePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
+        let service = SyncService(dataService: FilePostDataService(path: path), store: store)
+        let error = await #expect(throws: PostStoreError.self) { try await service.sync(SyncOptions(prune: true)) }
+        #expect(error?.code == .invalidData)
+        #expect(error?.message.contains(#"The post at index 9000 (id 999999): field "title" must be a string"#) == true)
+        #expect([storePath, storePath + "-wal"].map { FileManager.default.contents(atPath: $0) } == before)
+        #expect(try await store.count() == 3)
+    }
+
+    @Test func aSQLiteStoreBuiltOffToTheSideIsAnOrdinaryStoreOncePublished() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let staging = try NewStoreStaging(finalPath: path, fileSystem: LocalFileSystem(), clock: SystemClock())
+        defer { staging.discard() }
+        try await Self.build(staging.storePath)
+        // Built without a write-ahead log: nothing beside the store but the builder's lock.
+        #expect(try directory.entries().count == 1)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: staging.folder).sorted() == [
+                "building.lock", "posts.sqlite",
+            ]
+        )
+        #expect(try sqlite3(staging.storePath, "PRAGMA journal_mode") == "delete")
+
+        try SQLitePostStore.finishBuildingOffToTheSide(at: staging.storePath)
+        #expect(try staging.publish())
+        staging.discard()
+
+        #expect(try sqlite3(path, "PRAGMA journal_mode") == "wal")
+        let store = try SQLitePostStore(path: path, mode: .openExisting)
+        #expect(try await store.query(.all) == SamplePosts.make(count: 50))
+        #expect(
+            try await store.query(PostQuery(search: "dolor"))
+                == SamplePosts.make(count: 50).filter { "\($0.title) \($0.body)".contains("dolor") }
+        )
+    }
+
+    /// Fills a new SQLite store at `path` the way a first sync into a staging folder does.
+    private static func build(_ path: String) async throws {
+        let store = try SQLitePostStore(
+            path: path,
+            mode: .createIfMissing,
+            busyTimeout: .seconds(5),
+            migrator: SQLiteMigrator(),
+            clock: SystemClock(),
+            buildingOffToTheSide: true
+        )
+        try await store.apply(PostChangeSet(upserts: SamplePosts.make(count: 50)))
     }
 }
 

@@ -1,16 +1,16 @@
-@testable import PostStore
+import PostStore
 
 /// Randomness that is always the same number, so jittered delays are exact in tests.
-struct FixedRandomSource: RandomSource {
+package struct FixedRandomSource: RandomSource {
     /// The number every call returns, in `0 ..< 1`.
-    let fraction: Double
+    package let fraction: Double
 
     /// Creates a source.
     ///
     /// - Parameter fraction: The number every call returns.
-    init(fraction: Double) {
+    package init(fraction: Double) {
         self.fraction = fraction
     }
 
-    func nextFraction() -> Double { fraction }
+    package func nextFraction() -> Double { fraction }
 }

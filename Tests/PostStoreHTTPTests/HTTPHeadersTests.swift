@@ -1,12 +1,8 @@
 import Foundation
 import HTTPTypes
-import PostStoreLive
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
 @testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 @Suite("HTTP headers")
 struct HTTPHeadersTests {

@@ -1,18 +1,15 @@
 import Foundation
-import PostStoreLive
+import PostStore
+import PostStoreHTTP
 import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
-
 /// The HTTP data service over real HTTP: a ``TestHTTPServer`` on 127.0.0.1 playing json-server, the live
 /// ``URLSessionHTTPTransport``, and a test clock with fixed jitter so retries never really wait. Wall time is measured
-/// only where the timeout itself is under test.
+/// only where the timeout itself is under test. It is among the composition root's tests because it also syncs into
+/// the SQLite and JSON stores; the HTTP module's own tests are in PostStoreHTTPTests.
 @Suite struct HTTPIntegrationTests {
     // MARK: - Whole list and pages
 

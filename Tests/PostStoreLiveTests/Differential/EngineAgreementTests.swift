@@ -1,14 +1,9 @@
 import Foundation
-import PostStoreLive
+import PostStore
 import PostStoreTestSupport
 import PostStoreTesting
 import PropertyBased
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 /// Random posts and random queries give identical answers from every engine.
 ///

@@ -1,18 +1,12 @@
 import Foundation
-import InMemoryLogging
-import Logging
-import PostStoreLive
+import PostStore
 import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
-
-/// Sync scenarios, each run on every engine with a stub data service and a test clock.
+/// Sync scenarios, each run on every engine with a stub data service and a test clock. What a sync reports (progress,
+/// the report, the log) is checked once, on the in-memory engine, in the core's `SyncReportingTests`.
 @Suite struct SyncServiceTests {
     @Test(arguments: StoreKind.allCases)
     func firstSyncInsertsEveryPostAndRecordsTheSync(_ kind: StoreKind) async throws {
@@ -308,64 +302,6 @@ import Testing
         }
     }
 
-    @Test func progressReportsThePageThenApplyingThenApplied() async throws {
-        let events = Mutex<[SyncProgress]>([])
-        let source = StubPostDataService(posts: SamplePosts.make(count: 3))
-        let service = Self.service(source, InMemoryPostStore())
-
-        try await service.sync { event in events.withLock { $0.append(event) } }
-
-        #expect(
-            events.withLock { $0 } == [
-                .pageFetched(page: 1, posts: 3, fetchedSoFar: 3, expectedTotal: nil),
-                .applying(posts: 3),
-                .applied(WriteSummary(inserted: 3)),
-            ]
-        )
-    }
-
-    @Test func theReportMeasuresTheSyncOnTheInjectedClockAndEncodesAsJSON() async throws {
-        let clock = TestClock()
-        let source = SlowStubPostDataService(clock: clock, delay: .milliseconds(1500))
-        let report = try await SyncService(
-            dataService: source,
-            store: InMemoryPostStore(),
-            clock: clock,
-            logger: .silent
-        ).sync()
-        #expect(report.duration == .milliseconds(1500))
-
-        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any]
-        #expect(json?["durationSeconds"] as? Double == 1.5)
-        #expect(json?["inserted"] as? Int == 2 && json?["source"] as? String == "slow")
-        #expect(try JSONDecoder().decode(SyncReport.self, from: JSONEncoder().encode(report)) == report)
-        for bad in ["1e300", "-1e300"] {
-            var fields = try #require(json)
-            fields["durationSeconds"] = Double(bad)
-            let data = try JSONSerialization.data(withJSONObject: fields)
-            #expect(throws: DecodingError.self) { try JSONDecoder().decode(SyncReport.self, from: data) }
-        }
-    }
-
-    @Test func eachSyncIsLogged() async throws {
-        let logs = InMemoryLogHandler()
-        let logger = Logger(label: "test") { _ in logs }
-        let source = StubPostDataService(posts: SamplePosts.make(count: 4))
-        let service = SyncService(dataService: source, store: InMemoryPostStore(), clock: TestClock(), logger: logger)
-
-        try await service.sync()
-
-        let entry = try #require(logs.entries.first)
-        #expect(logs.entries.count == 1)
-        #expect(entry.level == .info && entry.message.description == "Synced")
-        #expect(
-            entry.metadata.mapValues(\.description) == [
-                "source": "stub://posts", "dry-run": "false", "fetched": "4", "inserted": "4", "updated": "0",
-                "unchanged": "0", "deleted": "0",
-            ]
-        )
-    }
-
     /// Two stores on one file — as two processes would have — sync different sources at once, pruning: the store
     /// must end holding exactly one source's posts, never a mixture.
     @Test(arguments: [StoreKind.jsonFile, .sqlite])
@@ -419,18 +355,6 @@ private struct StoredBytes: Equatable {
     init(of store: any PostStoreProtocol, _ kind: StoreKind, in directory: TemporaryDirectory) async throws {
         files = kind.storedFiles(in: directory)
         snapshot = try await StoreSnapshot(of: store)
-    }
-}
-
-/// A data service whose fetch takes `delay` on the test clock.
-private struct SlowStubPostDataService: PostDataService {
-    let clock: TestClock
-    let delay: Duration
-    var source: String { "slow" }
-
-    func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
-        try await clock.sleep(for: delay)
-        return .posts(PostStream(SamplePosts.make(count: 2)), etag: nil, pages: 1)
     }
 }
 

@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// The live transport's mapping between swift-http-types and URLSession; the requests themselves are tested over
-/// real HTTP in ``HTTPIntegrationTests`` and ``HTTPRedirectAndSizeTests``.
+/// real HTTP in ``HTTPRedirectAndSizeTests`` and in PostStoreLiveTests' `HTTPIntegrationTests`.
 @Suite struct URLSessionHTTPTransportTests {
     /// A weak ETag with a non-ASCII character: it must come back byte for byte as the server sent it.
     private static let etag = #"W/"café-1""#

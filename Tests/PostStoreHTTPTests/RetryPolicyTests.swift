@@ -1,10 +1,5 @@
-import PostStoreLive
+import PostStoreHTTP
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 @Suite("Retry policy")
 struct RetryPolicyTests {

@@ -1,10 +1,9 @@
 import Foundation
 import HTTPTypes
 import PostStore
+import PostStoreHTTP
 import PostStoreTesting
 import Synchronization
-
-@testable import PostStoreHTTP
 
 /// An HTTP transport that answers from a queue and records every request.
 ///

@@ -1,14 +1,12 @@
 import Foundation
 import HTTPTypes
-import PostStoreLive
+import PostStore
+import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
 @testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 /// The HTTP data service against a scripted transport: requests, paging, conditional requests and retries, with time
 /// on a test clock.

@@ -1,12 +1,10 @@
 import Foundation
-import PostStoreLive
+import PostStore
+import PostStoreJSONFile
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
 @testable import PostStoreSQLite
 
 /// Paths whose `/` is followed by a combining mark: to Swift's `Character`s the two are one, `"/\u{301}"`, which is

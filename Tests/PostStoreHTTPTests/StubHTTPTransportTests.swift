@@ -1,9 +1,8 @@
 import Foundation
 import HTTPTypes
+import PostStoreHTTP
 import PostStoreTesting
 import Testing
-
-@testable import PostStoreHTTP
 
 /// The HTTP double the data service's tests use: it answers in order and records every request.
 @Suite struct StubHTTPTransportTests {

@@ -1,14 +1,11 @@
 import Foundation
 import HTTPTypes
-import PostStoreLive
+import PostStore
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
 @testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 /// Redirects and answer sizes over real HTTP with the live ``URLSessionHTTPTransport``: redirects are followed within
 /// a limit and never from `https` to another scheme; an answer over the payload limit is refused, whether its

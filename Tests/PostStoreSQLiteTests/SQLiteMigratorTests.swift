@@ -1,25 +1,17 @@
 import Foundation
-import PostStoreLive
+import PostStore
 import PostStoreSQLiteMigrations
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
 @testable import PostStoreSQLite
 
 @Suite("SQLite migrations")
 struct SQLiteMigratorTests {
-    /// The package's top-level folder, found from this file's path (tests run from the source tree).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     @Test("every .sql file in Migrations/SQLite is embedded, byte for byte, and numbered 1, 2, 3, … in order")
     func embeddedMigrationsMatchTheFolder() throws {
-        let folder = Self.packageRoot.appendingPathComponent("Migrations/SQLite")
+        let folder = packageRoot.appendingPathComponent("Migrations/SQLite")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".sql") }.sorted()
         #expect(files.count >= 3)

@@ -1,13 +1,9 @@
 import Foundation
-import PostStoreLive
+@_spi(FileSystem) import PostStore
+import PostStoreJSONFile
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
-
-@_spi(FileSystem) @testable import PostStore
-@testable import PostStoreHTTP
-@testable import PostStoreJSONFile
-@testable import PostStoreSQLite
 
 @Suite("JSON-file store")
 struct JSONFilePostStoreTests {
