@@ -98,7 +98,7 @@ let package = Package(
         // Test doubles for embedders' tests (and ours); imports neither Testing nor XCTest.
         .target(
             name: "PostStoreTesting",
-            dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PostStore"],
             swiftSettings: swiftSettings
         ),
         // The contract every engine keeps, as Swift Testing checks that any engine's tests can run; it imports
@@ -122,7 +122,7 @@ let package = Package(
         // A tour of the library: loads Samples/posts.json into every engine and queries each.
         .executableTarget(
             name: "PostStoreQuickStart",
-            dependencies: ["PostStore", "PostStoreLive", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PostStore", "PostStoreLive"],
             swiftSettings: swiftSettings
         ),
         // The embedder's pattern: an app-style feature written against the core's protocols, and its tests on

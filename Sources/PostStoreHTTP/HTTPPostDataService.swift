@@ -83,7 +83,7 @@ public struct HTTPPostDataService: PostDataService {
         transport: any HTTPTransport,
         clock: any ClockProtocol,
         random: any RandomSource,
-        logger: Logger?
+        logger: Logger? = nil
     ) throws(PostStoreError) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw PostStoreError(.invalidArgument, "The source URL \(url.absoluteString) is not an http or https URL.")

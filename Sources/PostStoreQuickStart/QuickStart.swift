@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import PostStore
 import PostStoreLive
 
@@ -59,12 +58,11 @@ struct QuickStart {
             return StoreSpec(engine, path: folder.appendingPathComponent("posts." + fileExtension).path)
         }
         let query = PostQuery(userIds: [1], search: "dolor", sort: .title)
-        let quiet = Logger(label: "poststore-quickstart") { _ in SwiftLogNoOpLogHandler() }
         var lines: [String] = []
         var answers: [[Post]] = []
         for store in stores {
             let configuration = PostStoreConfiguration(store: store, source: .file(path: input))
-            let dependencies = try PostStoreDependencies.live(configuration, logger: quiet)
+            let dependencies = try PostStoreDependencies.live(configuration)
             let first = try await dependencies.syncService.sync()
             let again = try await dependencies.syncService.sync()
             let answer = try await dependencies.store.query(query)

@@ -11,7 +11,7 @@ import Synchronization
 /// ```swift
 /// let clock = TestClock()
 /// let store = InMemoryPostStore()
-/// let sync = SyncService(dataService: StubPostDataService(), store: store, clock: clock, logger: .silent)
+/// let sync = SyncService(dataService: StubPostDataService(), store: store, clock: clock)
 /// _ = try await sync.sync()
 /// #expect(try await store.syncStates().first?.syncedAt == clock.now())
 /// ```

@@ -54,7 +54,7 @@ import Testing
         let store = SpyPostStore(posts: SamplePosts.make(count: 4))
         let source = StubPostDataService()
         source.fail(with: PostStoreError(.sourceUnavailable, "The server is down."))
-        let sync = SyncService(dataService: source, store: store, clock: TestClock(), logger: .silent)
+        let sync = SyncService(dataService: source, store: store, clock: TestClock())
         let model = PostListModel(store: store, sync: sync)
         await model.load()
 
@@ -124,8 +124,7 @@ import Testing
         SyncService(
             dataService: source,
             store: store,
-            clock: TestClock(),
-            logger: .silent
+            clock: TestClock()
         )
     }
 }

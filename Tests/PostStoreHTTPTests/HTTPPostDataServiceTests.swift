@@ -271,8 +271,7 @@ import Testing
                 timeout: timeout,
                 transport: StubHTTPTransport(),
                 clock: TestClock(),
-                random: FixedRandomSource(fraction: 0),
-                logger: .silent
+                random: FixedRandomSource(fraction: 0)
             )
         }
         #expect(error?.code == .invalidArgument)
@@ -296,8 +295,7 @@ import Testing
             retryPolicy: retryPolicy,
             transport: transport,
             clock: clock,
-            random: FixedRandomSource(fraction: random),
-            logger: .silent
+            random: FixedRandomSource(fraction: random)
         )
     }
 

@@ -39,8 +39,7 @@ import Testing
             limits: limits,
             transport: URLSessionHTTPTransport(maximumRedirects: maximumRedirects),
             clock: TestClock(),
-            random: FixedRandomSource(fraction: 0.5),
-            logger: .silent
+            random: FixedRandomSource(fraction: 0.5)
         )
     }
 
@@ -138,8 +137,7 @@ import Testing
             limits: PayloadLimits(maximumPayloadBytes: 1024),
             transport: transport,
             clock: TestClock(),
-            random: FixedRandomSource(fraction: 0.5),
-            logger: .silent
+            random: FixedRandomSource(fraction: 0.5)
         )
 
         let error = try await #require(throws: PostStoreError.self) {

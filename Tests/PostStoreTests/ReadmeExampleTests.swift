@@ -94,8 +94,7 @@ struct GuideExampleTests {
         let service = SyncService(
             dataService: FixedPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "World")]),
             store: InMemoryPostStore(),
-            clock: TestClock(),
-            logger: .silent
+            clock: TestClock()
         )
         let report = try await service.sync()
         #expect(report.source == "fixed" && report.inserted == 1)

@@ -13,15 +13,14 @@ import Testing
     @Test func overridingOnlyTheClockOrTheLoggerKeepsTheLiveStore() async throws {
         let container = DependencyStore()
         container.registerLive(
-            PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none")),
-            logger: .silent
+            PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none"))
         )
         let rootStore = try container.resolve((any PostStoreProtocol).self)
 
         let scoped = try await DependencyStore.$current.withValue(container) {
             try await withDependencies {
                 $0.register(TestClock(), for: (any ClockProtocol).self)
-                $0.register(Logger.silent, for: Logger.self)
+                $0.register(Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, for: Logger.self)
             } operation: {
                 try DependencyStore.current.resolve((any PostStoreProtocol).self)
             }
@@ -37,8 +36,7 @@ import Testing
             PostStoreConfiguration(
                 store: StoreSpec(.sqlite, path: directory.file("live.sqlite")),
                 source: .file(path: "/none")
-            ),
-            logger: .silent
+            )
         )
         let store = InMemoryPostStore()
 
@@ -65,7 +63,7 @@ import Testing
             source: .file(path: directory.file("in.json"))
         )
 
-        let dependencies = try PostStoreDependencies.live(configuration, logger: .silent)
+        let dependencies = try PostStoreDependencies.live(configuration)
         let report = try await dependencies.syncService.sync()
 
         #expect(report.inserted == 5)

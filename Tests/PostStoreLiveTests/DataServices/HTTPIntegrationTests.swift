@@ -80,7 +80,7 @@ import Testing
         let fixture = try Fixture(posts: SamplePosts.make(count: 100))
         try await withStore(.sqlite) { store, _ in
             let service = try fixture.service()
-            let sync = SyncService(dataService: service, store: store, clock: fixture.clock, logger: .silent)
+            let sync = SyncService(dataService: service, store: store, clock: fixture.clock)
             let firstETag = fixture.endpoint.etag
 
             let first = try await sync.sync()
@@ -217,7 +217,7 @@ import Testing
                 timeout: failure.serviceTimeout,
                 retryPolicy: ServerFailure.serviceRetryPolicy
             )
-            let sync = SyncService(dataService: service, store: store, clock: fixture.clock, logger: .silent)
+            let sync = SyncService(dataService: service, store: store, clock: fixture.clock)
             _ = try await sync.sync()
             let files = kind.storedFiles(in: directory)
             let snapshot = try await StoreSnapshot(of: store)
@@ -349,8 +349,7 @@ private struct Fixture {
             retryPolicy: retryPolicy,
             transport: URLSessionHTTPTransport(),
             clock: clock,
-            random: FixedRandomSource(fraction: 0.5),
-            logger: .silent
+            random: FixedRandomSource(fraction: 0.5)
         )
     }
 }

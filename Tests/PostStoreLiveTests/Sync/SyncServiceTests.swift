@@ -317,14 +317,12 @@ import Testing
             let syncA = SyncService(
                 dataService: StubPostDataService(source: "a", posts: first),
                 store: storeA,
-                clock: SystemClock(),
-                logger: .silent
+                clock: SystemClock()
             )
             let syncB = SyncService(
                 dataService: StubPostDataService(source: "b", posts: second),
                 store: storeB,
-                clock: SystemClock(),
-                logger: .silent
+                clock: SystemClock()
             )
             async let reportA = syncA.sync(options)
             async let reportB = syncB.sync(options)
@@ -343,7 +341,7 @@ extension SyncServiceTests {
         _ store: any PostStoreProtocol,
         clock: TestClock = TestClock()
     ) -> SyncService {
-        SyncService(dataService: source, store: store, clock: clock, logger: .silent)
+        SyncService(dataService: source, store: store, clock: clock)
     }
 }
 

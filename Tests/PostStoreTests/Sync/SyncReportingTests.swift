@@ -13,7 +13,7 @@ import Testing
     @Test func progressReportsThePageThenApplyingThenApplied() async throws {
         let events = Mutex<[SyncProgress]>([])
         let source = StubPostDataService(posts: SamplePosts.make(count: 3))
-        let service = SyncService(dataService: source, store: InMemoryPostStore(), clock: TestClock(), logger: .silent)
+        let service = SyncService(dataService: source, store: InMemoryPostStore(), clock: TestClock())
 
         try await service.sync { event in events.withLock { $0.append(event) } }
 
@@ -32,8 +32,7 @@ import Testing
         let report = try await SyncService(
             dataService: source,
             store: InMemoryPostStore(),
-            clock: clock,
-            logger: .silent
+            clock: clock
         ).sync()
         #expect(report.duration == .milliseconds(1500))
 
