@@ -261,6 +261,9 @@ import Testing
             ("ftp://example.com/posts", nil, Duration.seconds(1), "is not an http or https URL"),
             ("https://example.com/posts", 0, .seconds(1), "page size must be at least 1"),
             ("https://example.com/posts", nil, .zero, "timeout must be positive"),
+            // A request has no place for credentials: refused, never sent without them (and never echoed).
+            ("https://me:secret@example.com/posts", nil, .seconds(1), "has a user name or password in it"),
+            ("https://me@example.com/posts", nil, .seconds(1), "has a user name or password in it"),
         ] as [(String, Int?, Duration, String)]
     )
     func badSettingsAreRefused(_ address: String, pageSize: Int?, timeout: Duration, message: String) throws {
@@ -276,6 +279,7 @@ import Testing
         }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains(message) == true)
+        #expect(error?.message.contains("secret") == false)
     }
 
     // MARK: - Helpers

@@ -200,14 +200,3 @@ extension TemporaryDirectory {
     /// Marks the last use of the folder, so it is not deleted while a store in it is still in use.
     func keepAlive() { _ = path }
 }
-
-/// Everything a store holds, for "the store is exactly as it was" checks.
-struct StoreSnapshot: Equatable {
-    let posts: [Post]
-    let syncStates: [SyncState]
-
-    init(of store: any PostStoreProtocol) async throws {
-        posts = try await store.query(.all)
-        syncStates = try await store.syncStates()
-    }
-}

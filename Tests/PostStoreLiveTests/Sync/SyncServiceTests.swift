@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreConformance
 import PostStoreTestSupport
 import PostStoreTesting
 import Synchronization
