@@ -1,7 +1,7 @@
 public import PostStore
 
 /// The model of a screen that lists posts, searches them and refreshes them from a source: an app-style feature
-/// written against PostStore's protocols, the way README's "Embedding and testing" suggests.
+/// written against PostStore's protocols, the way the guide's "Embedding and Testing" article suggests.
 ///
 /// It receives its collaborators through its initializer — a store and a sync service — and never creates live
 /// ones, so its tests run on an in-memory store and stubs (see `Tests/PostListExampleTests`). An app builds it from

@@ -1,7 +1,7 @@
 /// A place where posts live: the one storage abstraction of PostStore.
 ///
 /// Three engines implement it — ``InMemoryPostStore``, `JSONFilePostStore` and `SQLitePostStore` — and code
-/// written against `any PostStoreProtocol` runs unchanged on each. Pick one with the README's "Choosing an engine".
+/// written against `any PostStoreProtocol` runs unchanged on each. Pick one with the guide's <doc:ChoosingAnEngine>.
 ///
 /// For example:
 ///

@@ -15,12 +15,18 @@ struct CopyCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .customLong("from-store"), help: ArgumentHelp("The store to read.", valueName: "spec"))
+    @Option(
+        name: .customLong("from-store"),
+        help: ArgumentHelp(
+            "The store to read: \(StoreSpec.spellings), or a path ending in \(StoreSpec.fileExtensions).",
+            valueName: "spec"
+        )
+    )
     var fromStore: String
 
     @Option(
         name: .customLong("to-store"),
-        help: ArgumentHelp("The store to write; created if missing.", valueName: "spec")
+        help: ArgumentHelp("The store to write, spelled the same way; created if missing.", valueName: "spec")
     )
     var toStore: String
 

@@ -18,7 +18,13 @@ extension StoreSpec {
     /// The store to use: the option, else `$POSTSTORE_STORE`, else the default SQLite file.
     static func resolve(_ option: String?, environment: [String: String]) throws(ValidationError) -> StoreSpec {
         if let option { return try StoreSpec(option: option) }
-        if let variable = environment["POSTSTORE_STORE"], !variable.isEmpty { return try StoreSpec(option: variable) }
+        if let variable = environment["POSTSTORE_STORE"], !variable.isEmpty {
+            do {
+                return try StoreSpec(option: variable)
+            } catch {
+                throw ValidationError("$POSTSTORE_STORE: \(error.message)")
+            }
+        }
         return StoreSpec(.sqlite, path: defaultPath(environment: environment))
     }
 

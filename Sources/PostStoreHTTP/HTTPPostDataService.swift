@@ -88,15 +88,7 @@ public struct HTTPPostDataService: PostDataService {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw PostStoreError(.invalidArgument, "The source URL \(url.absoluteString) is not an http or https URL.")
         }
-        // A request carries its URL as scheme, authority and path (swift-http-types), which have no place for a user
-        // name or password: refused, rather than sent without them.
-        guard url.user == nil, url.password == nil else {
-            throw PostStoreError(
-                .invalidArgument,
-                "The source URL \(url.host ?? "") has a user name or password in it, which PostStore does not send; "
-                    + "remove them from the URL."
-            )
-        }
+        try Self.refuseCredentials(in: url)
         if let pageSize, pageSize < 1 {
             throw PostStoreError(.invalidArgument, "The page size must be at least 1 (got \(pageSize)).")
         }
@@ -113,6 +105,22 @@ public struct HTTPPostDataService: PostDataService {
         self.clock = clock
         self.random = random
         self.logger = logger
+    }
+
+    /// Refuses a URL that holds a user name or password: a request carries its URL as scheme, authority and path
+    /// (swift-http-types), which have no place for them, so it would be sent without them. The password is never
+    /// repeated in the message.
+    ///
+    /// - Parameter url: The source URL.
+    /// - Throws: ``PostStoreError/Code/invalidArgument`` when the URL holds a user name or password.
+    package static func refuseCredentials(in url: URL) throws(PostStoreError) {
+        guard url.user == nil, url.password == nil else {
+            throw PostStoreError(
+                .invalidArgument,
+                "The source URL for host \(url.host ?? "") has a user name or password in it, which PostStore does not "
+                    + "send; remove them from the URL."
+            )
+        }
     }
 
     /// `url` with its scheme in lowercase: schemes are case-insensitive (RFC 3986), but FoundationNetworking refuses

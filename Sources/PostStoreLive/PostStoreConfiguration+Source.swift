@@ -40,13 +40,14 @@ extension PostStoreConfiguration {
         /// - Parameters:
         ///   - text: The source.
         ///   - pageSize: Posts per page for a URL; a file takes none.
-        /// - Throws: `PostStoreError/Code/invalidArgument` for a malformed URL, another scheme, or a page size
-        ///   with a file.
+        /// - Throws: `PostStoreError/Code/invalidArgument` for a malformed URL, a URL with a user name or password,
+        ///   another scheme, or a page size with a file.
         public init(parsing text: String, pageSize: Int? = nil) throws(PostStoreError) {
             if text.afterCaseInsensitivePrefix("http://") != nil || text.afterCaseInsensitivePrefix("https://") != nil {
                 guard let url = URL(string: text), url.host != nil else {
                     throw PostStoreError(.invalidArgument, "The source \"\(text)\" is not a valid URL.")
                 }
+                try HTTPPostDataService.refuseCredentials(in: url)
                 self = .http(url, pageSize: pageSize)
                 return
             }

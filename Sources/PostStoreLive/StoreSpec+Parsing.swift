@@ -37,7 +37,9 @@ extension StoreSpec {
                 "Unknown store scheme \"\(scheme):\" in \"\(text)\"; use \(Self.spellings)."
             )
         }
-        let fileExtension = Self.fileExtension(of: text).lowercased()
+        // A bare path: what it is not comes first (nothing; a folder), then its extension names the engine.
+        guard !text.isEmpty else { throw PostStoreError(.invalidArgument, "The store spec is empty.") }
+        let fileExtension = Self.fileExtension(of: try Self.path(text, in: text)).lowercased()
         guard let engine = StoreEngine.all.first(where: { $0.fileExtensions.contains(fileExtension) }) else {
             let fileEngines = StoreEngine.all.filter(\.storesInFile)
             throw PostStoreError(

@@ -4,7 +4,8 @@ import PostStoreCSQLite
 
 /// A store in one SQLite database file: the engine for real data, up to millions of posts.
 ///
-/// The schema comes from the versioned files in `Migrations/`, applied on open (see the README's "Migrations").
+/// The schema comes from the versioned files in `Migrations/SQLite/`, applied on open (see the guide's "Choosing an
+/// Engine").
 /// Posts live in `posts(id INTEGER PRIMARY KEY, user_id, title, body)` with an index on `user_id`; text search is
 /// served by `posts_search`, a contentless FTS5 trigram index over the lowercased title and body that this store
 /// keeps in the same transaction as the posts (see ``init(path:mode:busyTimeout:searchIndex:)`` to write without

@@ -39,6 +39,35 @@ import Testing
         #expect(throws: ValidationError.self) { try StoreSpec(option: text) }
     }
 
+    /// What a spec is not comes before what its extension says: a folder, nothing at all.
+    @Test(arguments: [
+        ("dir/", "ends with a slash"), ("x.db/", "ends with a slash"), ("", "The store spec is empty."),
+        ("posts.txt", "Cannot tell the engine"),
+    ])
+    func aBadStoreSpecSaysWhatIsWrongWithIt(text: String, message: String) {
+        let error = #expect(throws: ValidationError.self) { try StoreSpec(option: text) }
+        #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+    }
+
+    @Test func aBadStoreInTheEnvironmentIsNamedAsComingFromThere() {
+        let error = #expect(throws: ValidationError.self) {
+            try StoreSpec.resolve(nil, environment: ["POSTSTORE_STORE": "foo.txt"])
+        }
+        #expect(error?.message.hasPrefix("$POSTSTORE_STORE: Cannot tell the engine") == true)
+    }
+
+    @Test func aSourceURLWithCredentialsIsAUsageErrorThatDoesNotRepeatThePassword() {
+        let error = #expect(throws: ValidationError.self) {
+            try PostStoreConfiguration.Source.resolve(
+                "http://me:secret@127.0.0.1:9/posts",
+                pageSize: nil,
+                environment: [:]
+            )
+        }
+        #expect(error?.message.contains("user name or password") == true)
+        #expect(error?.message.contains("secret") == false)
+    }
+
     @Test func theStoreComesFromTheOptionThenTheEnvironmentThenTheDataHome() throws {
         let environment = ["POSTSTORE_STORE": "json:env.json", "XDG_DATA_HOME": "/data", "HOME": "/home/me"]
         #expect(try StoreSpec.resolve("a.sqlite", environment: environment) == StoreSpec(.sqlite, path: "a.sqlite"))

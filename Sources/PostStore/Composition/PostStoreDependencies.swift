@@ -6,7 +6,7 @@ public import Logging
 /// it, and everything below receives its collaborators through initializers. The wiring itself is written once, in
 /// `DependencyStore/registerLive(_:logger:)`:
 ///
-/// - the clock: `SystemClock`, shared by everything below;
+/// - the clock: ``SystemClock``, shared by everything below;
 /// - the store: ``InMemoryPostStore``, `JSONFilePostStore` (on `LocalFileSystem`, with the clock) or
 ///   `SQLitePostStore` (libsqlite3 through its own connection helper, with the clock);
 /// - the data service: `HTTPPostDataService` (over `URLSession`, with the clock, `SystemRandomSource`, the
@@ -19,7 +19,7 @@ public import Logging
 ///
 /// ```swift
 /// let dependencies = try PostStoreDependencies.live(
-///     PostStoreConfiguration(store: .sqlite(path: "posts.sqlite"), source: .file(path: "posts.json"))
+///     PostStoreConfiguration(store: try StoreSpec(parsing: "posts.sqlite"), source: .file(path: "posts.json"))
 /// )
 /// let report = try await dependencies.syncService.sync()
 /// ```

@@ -11,8 +11,8 @@ public import Foundation
 /// with the record's position and id, and the field, or the byte offset where the JSON breaks — for example
 /// `The post at index 0 (id 7): field "title" must be a string, found a number.`
 ///
-/// The decoder reads the bytes directly (several times faster than `JSONDecoder`, see the README's
-/// "Performance"), and accepts what `JSONDecoder` accepts for ``Post`` — unknown keys skipped, `1.0` or `1e2` for
+/// The decoder reads the bytes directly (several times faster than `JSONDecoder`, see
+/// Benchmarks/README.md), and accepts what `JSONDecoder` accepts for ``Post`` — unknown keys skipped, `1.0` or `1e2` for
 /// a whole number — except where Foundation is lenient about JSON itself (a trailing comma, an invalid escape in an
 /// ignored field) or a record is ambiguous (one of the four keys twice): those are refused. A file too large to
 /// hold is read the same way a piece at a time (``FilePostDataService/streamPosts(_:)``).

@@ -3,7 +3,7 @@ public import Foundation
 /// Time as PostStore's services see it: the date to record, a monotonic reading to measure durations, and a way
 /// to wait.
 ///
-/// `SystemClock` is the live implementation. Tests inject a clock that advances only when told, so retry and
+/// ``SystemClock`` is the live implementation. Tests inject a clock that advances only when told, so retry and
 /// backoff schedules are checked against it and no test really sleeps.
 public protocol ClockProtocol: Sendable {
     /// The current date, as recorded in a ``SyncState``.

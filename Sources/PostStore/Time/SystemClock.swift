@@ -1,17 +1,20 @@
-package import Foundation
+public import Foundation
 
 /// The real clock: `Date()` for dates, `ContinuousClock` for durations and waits.
-package struct SystemClock: ClockProtocol {
+///
+/// Public beside ``ClockProtocol`` so that an app that assembles its own graph
+/// (``PostStoreDependencies/init(store:dataService:clock:logger:)``) has the live clock to pass.
+public struct SystemClock: ClockProtocol {
     private let origin = ContinuousClock.now
 
     /// Creates the clock.
-    package init() {}
+    public init() {}
 
-    package func now() -> Date { Date() }
+    public func now() -> Date { Date() }
 
-    package func uptime() -> Duration { ContinuousClock.now - origin }
+    public func uptime() -> Duration { ContinuousClock.now - origin }
 
-    package func sleep(for duration: Duration) async throws {
+    public func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration)
     }
 }

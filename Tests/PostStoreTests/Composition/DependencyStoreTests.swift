@@ -209,7 +209,7 @@ private struct Wrapper: Sendable {
     let pair: Pair
 }
 
-// `PostCounter`, an app-style type with an injected store, is README's, in ReadmeExampleTests.swift.
+// `PostCounter`, an app-style type with an injected store, is the guide's, in ReadmeExampleTests.swift.
 
 private func identity(of store: any PostStoreProtocol) -> ObjectIdentifier {
     ObjectIdentifier(store as AnyObject)
