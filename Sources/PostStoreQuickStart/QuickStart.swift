@@ -77,8 +77,10 @@ struct QuickStart {
         print("Synced \(name) into each engine twice; then query: user 1, search \"dolor\", sorted by title.\n")
         for line in lines { print(line) }
         print("")
+        let idWidth = answers[0].map { String($0.id).count }.max() ?? 0
         for post in answers[0] {
-            print("  #\(post.id)  \(post.title)")
+            let id = String(post.id)
+            print("  " + String(repeating: " ", count: idWidth - id.count) + "#\(id)  \(post.title)")
         }
         let agree = answers.allSatisfy { $0 == answers[0] }
         print(agree ? "\nAll \(stores.count) engines gave the same answer." : "\nThe engines disagree: this is a bug.")
