@@ -66,7 +66,7 @@ struct StoreOptions: ParsableArguments {
     /// The live graph of `configuration`, registered by the composition root in a container of its own: the one
     /// route by which every command gets its objects. Each is made when first resolved, so a command that resolves
     /// only the store makes no data service and no HTTP client.
-    static func live(_ configuration: PostStoreConfiguration, logger: Logger = silentLogger) -> DependencyStore {
+    static func live(_ configuration: PostStoreConfiguration, logger: Logger? = nil) -> DependencyStore {
         let container = DependencyStore()
         container.registerLive(configuration, logger: logger)
         return container
@@ -96,7 +96,4 @@ struct StoreOptions: ParsableArguments {
             )
         }
     }
-
-    /// A logger that drops everything: the commands print their own lines.
-    static let silentLogger = Logger(label: "poststore") { _ in SwiftLogNoOpLogHandler() }
 }

@@ -213,9 +213,11 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    private var logger: Logger { options.verbose && !quiet ? Self.standardErrorLogger : StoreOptions.silentLogger }
+    /// With `--verbose`, the sync's and each retry's log lines on standard error; otherwise none (the library logs
+    /// nothing without a logger).
+    private var logger: Logger? { options.verbose && !quiet ? Self.standardErrorLogger : nil }
 
-    /// With `--verbose`: the sync's and each retry's log lines on standard error.
+    /// The logger of `--verbose`: swift-log's stream handler on standard error.
     private static let standardErrorLogger = Logger(label: "poststore") { StreamLogHandler.standardError(label: $0) }
 
     static func text(_ report: SyncReport, store: StoreSpec) -> String {
