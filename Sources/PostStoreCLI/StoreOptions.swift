@@ -64,8 +64,9 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The live graph of `configuration`, registered by the composition root in a container of its own: the one
-    /// route by which every command gets its objects. Each is made when first resolved, so a command that resolves
-    /// only the store makes no data service and no HTTP client.
+    /// route by which every command gets its store, data service and sync service (a new store's staging,
+    /// `NewStoreWrite`, makes its own file system and clock). Each is made when first resolved, so a command that
+    /// resolves only the store makes no data service and no HTTP client.
     static func live(_ configuration: PostStoreConfiguration, logger: Logger? = nil) -> DependencyStore {
         let container = DependencyStore()
         container.registerLive(configuration, logger: logger)

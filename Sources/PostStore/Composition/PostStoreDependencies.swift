@@ -2,9 +2,9 @@ public import Logging
 
 /// The object graph of a PostStore program: the composition root.
 ///
-/// `live(_:logger:)` turns a `PostStoreConfiguration` into the live graph; apps (and the `poststore` tool) call
-/// it, and everything below receives its collaborators through initializers. The wiring itself is written once, in
-/// `DependencyStore/registerLive(_:logger:)`:
+/// `live(_:logger:)` turns a `PostStoreConfiguration` into the live graph; apps call it, and everything below
+/// receives its collaborators through initializers. The wiring itself is written once, in
+/// `DependencyStore/registerLive(_:logger:)`, which the `poststore` tool calls directly:
 ///
 /// - the clock: ``SystemClock``, shared by everything below;
 /// - the store: ``InMemoryPostStore``, `JSONFilePostStore` (on `LocalFileSystem`, with the clock) or
