@@ -30,8 +30,7 @@ extension ContractCheck {
         let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 2)) }
         #expect(error?.code == .storeBusy)
         try await lock.release()
-        #expect(try await store.count() == 0)
-        #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(inserted: 1))
+        try await expectEmptyAndWritable(store)
     }
 
     /// Writers waiting for a lock leave Swift's threads free for the task that releases it.
@@ -77,7 +76,6 @@ extension ContractCheck {
         await #expect(throws: CancellationError.self) { try await writer.value }
         #expect(ContinuousClock.now - start < .seconds(120), "the write ended when cancelled, not at its timeout")
         try await lock.release()
-        #expect(try await store.count() == 0)
-        #expect(try await store.upsert(SamplePosts.make(count: 1)) == WriteSummary(inserted: 1))
+        try await expectEmptyAndWritable(store)
     }
 }

@@ -4,6 +4,7 @@ import PostStore
 import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
+import Synchronization
 import Testing
 
 /// The composition root's registration (`registerLive`) and live graph (`PostStoreDependencies.live`): what a scope
@@ -55,6 +56,34 @@ import Testing
         #expect(try container.resolve((any PostDataService).self).source == "/none")
     }
 
+    /// The library logs nowhere unless given a logger: without one, `registerLive` registers none, and a sync
+    /// resolved from the container logs nothing; given one, it is the one registered and a sync logs to it.
+    @Test func aLoggerIsRegisteredOnlyWhenOneIsGiven() async throws {
+        let silent = DependencyStore()
+        silent.registerLive(PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none")))
+        let missing = #expect(throws: PostStoreError.self) { try silent.resolve(Logger.self) }
+        #expect(missing?.code == .missingDependency)
+
+        let lines = RecordedLogLines()
+        let logged = DependencyStore()
+        logged.registerLive(
+            PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none")),
+            logger: Logger(label: "given") { _ in lines }
+        )
+        #expect(try logged.resolve(Logger.self).label == "given")
+
+        for container in [silent, logged] {
+            try await DependencyStore.$current.withValue(container) {
+                try await withDependencies {
+                    $0.register(StubPostDataService(posts: SamplePosts.make(count: 2)), for: (any PostDataService).self)
+                } operation: {
+                    try await DependencyStore.current.resolve(SyncService.self).sync()
+                }
+            }
+        }
+        #expect(lines.messages == ["Synced"], "one line, from the container given a logger")
+    }
+
     @Test func theLiveGraphSyncsAFileIntoTheConfiguredStore() async throws {
         let directory = try TemporaryDirectory()
         try SamplePosts.json(SamplePosts.make(count: 5)).write(to: URL(fileURLWithPath: directory.file("in.json")))
@@ -70,4 +99,21 @@ import Testing
         #expect(try await dependencies.store.count() == 5)
         #expect(dependencies.dataService.source == directory.file("in.json"))
     }
+}
+
+/// A log handler that keeps the messages it is given (its copies share them).
+private struct RecordedLogLines: LogHandler {
+    private final class Lines: Sendable { let lines = Mutex<[String]>([]) }
+    private let store = Lines()
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+
+    var messages: [String] { store.lines.withLock { $0 } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) { store.lines.withLock { $0.append(event.message.description) } }
 }

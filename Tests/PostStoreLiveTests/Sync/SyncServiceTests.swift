@@ -36,9 +36,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func unchangedResyncWritesNoPost(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = Self.service(source, store)
-            try await service.sync()
+            let (source, service) = try await Self.syncedOnce(100, into: store)
 
             let report = try await service.sync()
 
@@ -70,9 +68,7 @@ import Testing
     @Test(arguments: StoreKind.allCases, [false, true])
     func newAndRemovedPostsWithAndWithoutPrune(_ kind: StoreKind, prune: Bool) async throws {
         try await withStore(kind) { store, _ in
-            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = Self.service(source, store)
-            try await service.sync()
+            let (source, service) = try await Self.syncedOnce(100, into: store)
             // Posts 91…100 are gone from the source and 101…110 are new.
             let current = SamplePosts.make(count: 90) + SamplePosts.make(count: 10, firstId: 101)
             source.serve(current)
@@ -88,9 +84,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func dryRunReportsWhatASyncWouldDoAndWritesNothing(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, directory in
-            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = Self.service(source, store)
-            try await service.sync()
+            let (source, service) = try await Self.syncedOnce(100, into: store)
             var changed = SamplePosts.make(count: 80) + SamplePosts.make(count: 5, firstId: 201)
             changed[0].title = "changed"
             source.serve(changed, etag: "\"v2\"")
@@ -110,9 +104,7 @@ import Testing
     @Test(arguments: StoreKind.allCases, [0, 40])
     func aPruneOverTheDeletionLimitIsRefused(_ kind: StoreKind, remaining: Int) async throws {
         try await withStore(kind) { store, directory in
-            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = Self.service(source, store)
-            try await service.sync()
+            let (source, service) = try await Self.syncedOnce(100, into: store)
             // An empty answer, or one cut to 40 posts: pruning would delete 100% or 60%, over the 50% default.
             source.serve(SamplePosts.make(count: remaining))
             let before = try await StoredBytes(of: store, kind, in: directory)
@@ -136,9 +128,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aPruneWithinTheDeletionLimitOrUnlimitedGoesThrough(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let source = StubPostDataService(posts: SamplePosts.make(count: 100))
-            let service = Self.service(source, store)
-            try await service.sync()
+            let (source, service) = try await Self.syncedOnce(100, into: store)
 
             source.serve(SamplePosts.make(count: 50))
             #expect(try await service.sync(SyncOptions(prune: true)).deleted == 50)
@@ -343,6 +333,17 @@ extension SyncServiceTests {
         clock: TestClock = TestClock()
     ) -> SyncService {
         SyncService(dataService: source, store: store, clock: clock)
+    }
+
+    /// A stub source of `count` sample posts, and a service that has synced it into `store` once.
+    fileprivate static func syncedOnce(
+        _ count: Int,
+        into store: any PostStoreProtocol
+    ) async throws -> (source: StubPostDataService, service: SyncService) {
+        let source = StubPostDataService(posts: SamplePosts.make(count: count))
+        let service = Self.service(source, store)
+        try await service.sync()
+        return (source, service)
     }
 }
 

@@ -8,14 +8,21 @@ import Testing
 @Suite struct LibraryLoggingTests {
     static let sources = packageRoot.appendingPathComponent("Sources")
 
-    /// Every library module: each folder of Sources/ except the executables'.
+    /// Every library module: each folder of Sources/ except the executables' and the C module's.
     static let libraryModules = [
         "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStoreLive", "PostStoreConformance",
+        "PostStoreTesting",
     ]
 
+    /// The folders of Sources/ that are no Swift library: the executables, which choose a backend, and SQLite's C.
+    static let otherModules = ["PostStoreCLI", "PostStoreQuickStart", "PostStoreCSQLite"]
+
+    /// A module added to Sources/ is checked until it is listed as one of the others.
     @Test func theLibraryModulesAreTheOnesOnDisk() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
         for module in Self.libraryModules { #expect(folders.contains(module), "Sources/\(module)") }
+        let unlisted = folders.filter { !$0.hasPrefix(".") && !(Self.libraryModules + Self.otherModules).contains($0) }
+        #expect(unlisted.isEmpty, "Sources/ folders neither library nor other: \(unlisted)")
     }
 
     @Test(arguments: libraryModules)
