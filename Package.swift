@@ -37,6 +37,8 @@ let package = Package(
         // HTTP's currency types (requests, responses, header fields), which URLSession, AsyncHTTPClient and
         // Hummingbird all speak: the HTTP data service's transport seam, and later the server's. Pure Swift, small.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // The PostgreSQL engine's client (NIO); only PostStorePostgres and its tests build it.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Test-only: property-based generators with shrinking for the differential tests.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // Test-only: an RFC 4180 reader independent of ours (it reads Unicode scalars) to read `--format csv` back.
@@ -76,6 +78,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "PostStoreJSONFile", dependencies: ["PostStore"], swiftSettings: swiftSettings),
+        // The PostgreSQL engine: one store shared by many machines, over postgres-nio.
+        .target(
+            name: "PostStorePostgres",
+            dependencies: ["PostStore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            swiftSettings: swiftSettings
+        ),
         // The only module that imports FoundationNetworking (on Linux).
         .target(
             name: "PostStoreHTTP",
