@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PostStoreSQLite", targets: ["PostStoreSQLite"]),
         .library(name: "PostStoreJSONFile", targets: ["PostStoreJSONFile"]),
         .library(name: "PostStoreHTTP", targets: ["PostStoreHTTP"]),
+        .library(name: "PostStorePostgres", targets: ["PostStorePostgres"]),
         // The composition root: every engine and data service, store specs and the live graph.
         .library(name: "PostStoreLive", targets: ["PostStoreLive"]),
         .library(name: "PostStoreTesting", targets: ["PostStoreTesting"]),
@@ -78,10 +79,28 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "PostStoreJSONFile", dependencies: ["PostStore"], swiftSettings: swiftSettings),
-        // The PostgreSQL engine: one store shared by many machines, over postgres-nio.
+        // The PostgreSQL engine's versioned SQL files (Migrations/PostgreSQL), embedded as the SQLite ones are.
+        .target(
+            name: "PostStorePostgresMigrations",
+            path: "Migrations/PostgreSQL",
+            resources: [
+                .embedInCode("0001_create_posts.sql"),
+                .embedInCode("0002_create_search_index.sql"),
+                .embedInCode("0003_create_sync_state.sql"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The PostgreSQL engine: one store shared by many machines, over postgres-nio (the only module that builds
+        // NIO, with the composition root and the tools above it).
         .target(
             name: "PostStorePostgres",
-            dependencies: ["PostStore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: [
+                "PostStore", "PostStorePostgresMigrations",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Only for `ConnectionPoolError`, which PostgresClient throws when it cannot connect at all.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The only module that imports FoundationNetworking (on Linux).
@@ -98,7 +117,7 @@ let package = Package(
         .target(
             name: "PostStoreLive",
             dependencies: [
-                "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP",
+                "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStorePostgres",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -1,8 +1,9 @@
--- Posts of one store (the store is a schema; the migrator sets search_path to it).
--- Title and body are kept as their UTF-8 bytes: PostgreSQL text cannot hold NUL characters, which the contract
--- returns exactly as stored, and bytea compares byte by byte, which for UTF-8 is code-point order (the order every
--- engine sorts titles in). search_text is the Swift-lowercased title and body, NUL removed, for pg_trgm candidates
--- only: every candidate is checked exactly in Swift.
+-- Posts of one store (a store is a schema; the migrator sets the search path to it).
+-- Title and body are kept as their UTF-8 bytes: text cannot hold NUL characters, which every engine returns
+-- exactly as stored, and bytea compares byte by byte, which for UTF-8 is code-point order (the order every engine
+-- sorts titles in, whatever the database's collation). search_text is the title and the body lowercased by Swift,
+-- NUL characters left out, for the trigram index to find candidates that the store then checks exactly.
+-- Statements end with a semicolon at the end of a line: the migrator runs them one at a time.
 CREATE TABLE posts (
     id bigint PRIMARY KEY,
     user_id bigint NOT NULL,

@@ -21,7 +21,8 @@ enum Failure {
         case .invalidArgument, .invalidQuery: 64
         case .invalidData, .constraintViolation: 65
         case .storeNotFound, .sourceNotFound: 66
-        case .sourceUnavailable: 69
+        case .sourceUnavailable, .storeUnavailable: 69
+        case .accessDenied: 77
         case .corruptStore, .unsupportedVersion, .migrationMismatch, .ioFailure, .storeBusy: 74
         default: 1
         }

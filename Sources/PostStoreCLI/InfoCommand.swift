@@ -30,7 +30,7 @@ struct InfoCommand: AsyncParsableCommand {
             let (postCount, lastSync, schemaVersion) = try await Self.countLastSyncAndVersion(of: store)
             let info = StoreInfo(
                 engine: spec.engine.scheme,
-                location: spec.path ?? "memory",
+                location: spec.displayLocation,
                 schemaVersion: schemaVersion,
                 postCount: postCount,
                 lastSync: lastSync.map(StoreInfo.LastSync.init)

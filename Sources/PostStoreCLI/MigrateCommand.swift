@@ -3,7 +3,7 @@ import Foundation
 import PostStore
 import PostStoreLive
 
-/// `poststore migrate`: applies a store's pending schema migrations (SQLite has them), or lists them.
+/// `poststore migrate`: applies a store's pending schema migrations (SQLite and PostgreSQL have them), or lists them.
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
@@ -23,7 +23,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
-            guard let path = spec.path, let migrationStatus = spec.engine.migrationStatus else {
+            guard let location = spec.location, let migrationStatus = spec.engine.migrationStatus else {
                 // Opening checks the store is there and readable, as for a store with migrations.
                 _ = try StoreOptions.store(spec, openMode: .openExisting)
                 let withMigrations = StoreEngine.all.filter { $0.migrationStatus != nil }.map(\.scheme)
@@ -35,14 +35,16 @@ struct MigrateCommand: AsyncParsableCommand {
             }
             // The schema status opens the file itself, so a folder is refused here first.
             try StoreOptions.refuseFolder(spec, openMode: .openExisting)
-            let before = try StoreOptions.pointingAtSync(spec) { try migrationStatus(path) }
+            let before = try await StoreOptions.pointingAtSync(spec) { try await migrationStatus(location) }
             if status {
                 for name in before.applied { Output.line("applied  \(name)") }
                 for name in before.pending { Output.line("pending  \(name)") }
                 return
             }
-            _ = try StoreOptions.store(spec, openMode: .openExisting)
-            let after = try migrationStatus(path)
+            let store = try StoreOptions.store(spec, openMode: .openExisting)
+            // A store on a server connects, and so migrates, on its first call.
+            _ = try await (store as? any StoreDescribing)?.describe()
+            let after = try await migrationStatus(location)
             let count = after.applied.count - before.applied.count
             Output.line("Applied \(count) migration\(count == 1 ? "" : "s"); schema version \(after.version).")
         }

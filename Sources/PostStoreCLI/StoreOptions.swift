@@ -90,11 +90,20 @@ struct StoreOptions: ParsableArguments {
         do {
             return try body()
         } catch let error as PostStoreError where error.code == .storeNotFound {
-            throw PostStoreError(
-                .storeNotFound,
-                "\(error.message) Run `poststore sync --store \(spec)` first.",
-                path: error.path
-            )
+            throw addingSyncAdvice(to: error, spec)
         }
+    }
+
+    /// ``pointingAtSync(_:_:)`` for a body that waits (a store on a server).
+    static func pointingAtSync<Result>(_ spec: StoreSpec, _ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as PostStoreError where error.code == .storeNotFound {
+            throw addingSyncAdvice(to: error, spec)
+        }
+    }
+
+    private static func addingSyncAdvice(to error: PostStoreError, _ spec: StoreSpec) -> PostStoreError {
+        PostStoreError(.storeNotFound, "\(error.message) Run `poststore sync --store \(spec)` first.", path: error.path)
     }
 }

@@ -5,7 +5,7 @@ extension StoreEngine {
     public static let jsonFile = StoreEngine(
         scheme: "json",
         fileExtensions: ["json"],
-        storesInFile: true,
+        locationKind: .file,
         open: { path, options in
             try JSONFilePostStore(
                 path: path ?? "",

@@ -36,7 +36,7 @@ extension DependencyStore {
             let fileSystem: any FileSystemProtocol =
                 store.engine.storesInFile ? try container.resolve((any FileSystemProtocol).self) : LocalFileSystem()
             return try store.engine.open(
-                store.path,
+                store.location,
                 StoreOpenOptions(
                     mode: configuration.openMode,
                     lockTimeout: configuration.lockTimeout,

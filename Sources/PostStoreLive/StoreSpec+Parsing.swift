@@ -1,8 +1,9 @@
 public import PostStore
 
 extension StoreSpec {
-    /// Parses a store as users write it: `SCHEME:PATH` (`sqlite:posts.sqlite`, `json:posts.json`), `memory:`, or a
-    /// path whose extension names the engine (`posts.sqlite`, `posts.json`), read with the table of
+    /// Parses a store as users write it: `SCHEME:PATH` (`sqlite:posts.sqlite`, `json:posts.json`), a server's URL
+    /// (`postgres://HOST/DATABASE`), `memory:`, or a path whose extension names the engine (`posts.sqlite`), read
+    /// with the table of
     /// ``StoreEngine/all``. Schemes and extensions are matched in either case.
     ///
     /// For example:
@@ -17,7 +18,21 @@ extension StoreSpec {
     ///   path after a scheme that takes none, or a path ending in `/` (a folder).
     public init(parsing text: String) throws(PostStoreError) {
         for engine in StoreEngine.all {
-            guard let rest = text.afterCaseInsensitivePrefix(engine.scheme + ":") else { continue }
+            let schemes = [engine.scheme] + engine.schemeAliases
+            guard let rest = schemes.lazy.compactMap({ text.afterCaseInsensitivePrefix($0 + ":") }).first else {
+                continue
+            }
+            if engine.locationKind == .serverURL {
+                // The engine reads the URL itself when it opens the store, with the environment's defaults.
+                guard rest.hasPrefix("//") else {
+                    throw PostStoreError(
+                        .invalidArgument,
+                        "The store \"\(engine.displayLocation(text))\" is not valid: write \(engine.scheme)://HOST/DATABASE."
+                    )
+                }
+                self.init(engine, url: text)
+                return
+            }
             guard engine.storesInFile else {
                 guard rest.isEmpty else {
                     throw PostStoreError(
@@ -52,9 +67,19 @@ extension StoreSpec {
         self.init(engine, path: try Self.path(text, in: text))
     }
 
-    /// Every spelling of a store by scheme, as help and errors list them: `sqlite:PATH, json:PATH or memory:`.
+    /// Every spelling of a store by scheme, as help and errors list them:
+    /// `sqlite:PATH, json:PATH, postgres://HOST/DB or memory:`.
     public static var spellings: String {
-        list(StoreEngine.all.map { $0.scheme + ":" + ($0.storesInFile ? "PATH" : "") }, or: "or")
+        list(
+            StoreEngine.all.map { engine in
+                switch engine.locationKind {
+                case .none: engine.scheme + ":"
+                case .file: engine.scheme + ":PATH"
+                case .serverURL: engine.scheme + "://HOST/DB"
+                }
+            },
+            or: "or"
+        )
     }
 
     /// Every file extension that names an engine, with its dot: `.sqlite, .sqlite3, .db or .json`.

@@ -116,7 +116,7 @@ extension SQLitePostStore {
                         if writing { try writer.insert(post) }
                     } catch let error as SQLiteError where error.primaryCode == SQLITE_CONSTRAINT {
                         // A repeated id, found by the table before the check after the stream: name it the same way.
-                        _ = try Self.checkUnique(upserted)
+                        _ = try upserted.sortedCheckingUpsertRepeats()
                         throw error
                     }
                     summary.inserted += 1
@@ -133,7 +133,7 @@ extension SQLitePostStore {
         while let batch = try reader.nextBatch() {
             try upsert(batch)
         }
-        let sortedIds = try Self.checkUnique(upserted)
+        let sortedIds = try upserted.sortedCheckingUpsertRepeats()
         let deleted = try changes.deletedIds(
             // Counted only when something may be deleted: the posts before this change set's inserts (made only
             // when writing).
@@ -154,21 +154,6 @@ extension SQLitePostStore {
             }
         }
         return summary
-    }
-
-    /// The upserted ids, sorted, once none repeats: the check ``PostChangeSet/validate()`` makes of a change set's
-    /// own upserts, for the stream's posts too.
-    ///
-    /// - Throws: ``PostStoreError/Code/constraintViolation`` naming the first repeat in the upserts' order.
-    private static func checkUnique(_ ids: [Int]) throws -> [Int] {
-        let sorted = ids.sorted()
-        if let (position, _) = ids.firstRepeat(sorted: sorted) {
-            throw PostStoreError(
-                .constraintViolation,
-                "Two posts in one batch have the same id \(ids[position]) (the second at position \(position))."
-            )
-        }
-        return sorted
     }
 
     private func storedIds() throws(SQLiteError) -> [Int] {

@@ -5,7 +5,7 @@ extension StoreEngine {
     public static let sqlite = StoreEngine(
         scheme: "sqlite",
         fileExtensions: ["sqlite", "sqlite3", "db"],
-        storesInFile: true,
+        locationKind: .file,
         open: { path, options in
             try SQLitePostStore(
                 path: path ?? "",

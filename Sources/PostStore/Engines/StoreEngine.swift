@@ -19,15 +19,25 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     /// empty for an engine whose stores have no file.
     public let fileExtensions: [String]
 
-    /// Whether a store of this engine lives in a file at a path (`false` for ``inMemory``).
-    public let storesInFile: Bool
+    /// Where a store of this engine is: nowhere (in memory), a file, or a database server named by a URL.
+    package let locationKind: StoreLocationKind
 
-    /// Opens (or creates) the store at a path: `nil` for an engine without files.
-    package let open: @Sendable (_ path: String?, _ options: StoreOpenOptions) throws -> any PostStoreProtocol
+    /// Other schemes that name this engine (`postgresql` beside `postgres`).
+    package let schemeAliases: [String]
 
-    /// The schema's migrations of the store at a path, applied and pending, changing nothing; `nil` for an engine
-    /// without migrations (opening a store applies its pending migrations).
-    package let migrationStatus: (@Sendable (_ path: String) throws -> MigrationStatus)?
+    /// Whether a store of this engine lives in a file at a path (`false` for ``inMemory`` and for a server's).
+    public var storesInFile: Bool { locationKind == .file }
+
+    /// Opens (or creates) the store at a location (a path or a URL): `nil` for an engine without one. An engine
+    /// whose stores are on a server connects on the store's first call.
+    package let open: @Sendable (_ location: String?, _ options: StoreOpenOptions) throws -> any PostStoreProtocol
+
+    /// The schema's migrations of the store at a location, applied and pending, changing nothing; `nil` for an
+    /// engine without migrations (opening a store applies its pending migrations, at once or on its first call).
+    package let migrationStatus: (@Sendable (_ location: String) async throws -> MigrationStatus)?
+
+    /// The location as messages and `info` show it: a server URL without its password.
+    package let displayLocation: @Sendable (_ location: String) -> String
 
     /// Why the engine has no migrations, for `poststore migrate`; empty when it has some.
     package let withoutMigrationsBecause: String
@@ -41,25 +51,31 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - scheme: The name and the scheme of store specs.
     ///   - fileExtensions: Lowercase extensions that imply the engine.
-    ///   - storesInFile: Whether a store lives in a file at a path.
+    ///   - schemeAliases: Other schemes that name it.
+    ///   - locationKind: Where a store is.
     ///   - open: Opens a store.
     ///   - migrationStatus: Reads a store's migrations, or `nil`.
+    ///   - displayLocation: Shows a location in messages; by default as it is.
     ///   - withoutMigrationsBecause: Why there are none, when `migrationStatus` is `nil`.
     ///   - finishBuildingOffToTheSide: Finishes a store built off to the side.
     package init(
         scheme: String,
+        schemeAliases: [String] = [],
         fileExtensions: [String],
-        storesInFile: Bool,
-        open: @escaping @Sendable (_ path: String?, _ options: StoreOpenOptions) throws -> any PostStoreProtocol,
-        migrationStatus: (@Sendable (_ path: String) throws -> MigrationStatus)? = nil,
+        locationKind: StoreLocationKind,
+        open: @escaping @Sendable (_ location: String?, _ options: StoreOpenOptions) throws -> any PostStoreProtocol,
+        migrationStatus: (@Sendable (_ location: String) async throws -> MigrationStatus)? = nil,
+        displayLocation: @escaping @Sendable (_ location: String) -> String = { $0 },
         withoutMigrationsBecause: String = "",
         finishBuildingOffToTheSide: @escaping @Sendable (_ path: String) throws -> Void = { _ in }
     ) {
         self.scheme = scheme
+        self.schemeAliases = schemeAliases
         self.fileExtensions = fileExtensions
-        self.storesInFile = storesInFile
+        self.locationKind = locationKind
         self.open = open
         self.migrationStatus = migrationStatus
+        self.displayLocation = displayLocation
         self.withoutMigrationsBecause = withoutMigrationsBecause
         self.finishBuildingOffToTheSide = finishBuildingOffToTheSide
     }
@@ -78,8 +94,18 @@ extension StoreEngine {
     public static let inMemory = StoreEngine(
         scheme: "memory",
         fileExtensions: [],
-        storesInFile: false,
+        locationKind: .none,
         open: { _, _ in InMemoryPostStore() },
         withoutMigrationsBecause: "an in-memory store lasts one process"
     )
+}
+
+/// Where an engine keeps a store, which decides how a store spec names it.
+package enum StoreLocationKind: Sendable, Hashable {
+    /// Nowhere outside the process: `memory:`.
+    case none
+    /// A file: `sqlite:PATH`, or a path with the engine's extension.
+    case file
+    /// A database server, named by a URL that starts with the scheme: `postgres://HOST/DB`.
+    case serverURL
 }

@@ -20,7 +20,7 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case storeNotFound, corruptStore, unsupportedVersion, migrationMismatch, ioFailure, storeBusy
             case constraintViolation, tooManyDeletions, invalidQuery, invalidArgument, invalidData
-            case sourceNotFound, sourceUnavailable, missingDependency
+            case sourceNotFound, sourceUnavailable, missingDependency, storeUnavailable, accessDenied
         }
 
         private let value: Value
@@ -55,6 +55,12 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         /// A data service could not get the posts: the connection failed, timed out, or the server answered with an
         /// error status (after any retries).
         public static let sourceUnavailable = Code(.sourceUnavailable)
+        /// A store on a database server could not be reached or stopped answering: the connection was refused or
+        /// lost, timed out, or the server was shutting down (after any retries). Nothing was half-written.
+        public static let storeUnavailable = Code(.storeUnavailable)
+        /// A database server refused the login or the store's schema to this user (a wrong password, a missing
+        /// privilege).
+        public static let accessDenied = Code(.accessDenied)
         /// A ``DependencyStore`` has nothing registered for a type it was asked for (the message names the type
         /// and what is registered), or its factories depend on each other in a cycle.
         public static let missingDependency = Code(.missingDependency)

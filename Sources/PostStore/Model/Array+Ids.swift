@@ -24,4 +24,19 @@ extension Array where Element == Int {
         }
         return nil
     }
+
+    /// The upserted ids of a write, sorted, once none repeats: the check ``PostChangeSet/validate()`` makes of a
+    /// change set's own upserts, for a stream's posts too.
+    ///
+    /// - Throws: ``PostStoreError/Code/constraintViolation`` naming the first repeat in the upserts' order.
+    package func sortedCheckingUpsertRepeats() throws(PostStoreError) -> [Int] {
+        let sorted = self.sorted()
+        if let (position, _) = firstRepeat(sorted: sorted) {
+            throw PostStoreError(
+                .constraintViolation,
+                "Two posts in one batch have the same id \(self[position]) (the second at position \(position))."
+            )
+        }
+        return sorted
+    }
 }

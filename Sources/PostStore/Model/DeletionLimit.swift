@@ -45,7 +45,7 @@ public struct DeletionLimit: Sendable, Hashable, CustomStringConvertible {
     ///   - deletions: How many posts a change set would delete.
     ///   - storedCount: How many posts the store holds before it.
     /// - Throws: ``PostStoreError/Code/tooManyDeletions`` when `deletions` is over the limit.
-    func check(deletions: Int, outOf storedCount: Int) throws(PostStoreError) {
+    package func check(deletions: Int, outOf storedCount: Int) throws(PostStoreError) {
         let maximum = maximumDeletions(outOf: storedCount)
         guard deletions > maximum else { return }
         throw PostStoreError(

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PostStore
+import PostgresNIO
+import _ConnectionPoolModule
+
+/// What a failure of the server or of the connection means to a store: one ``PostStoreError`` with a line for a
+/// person, and whether the transaction that met it may be tried again.
+///
+/// The messages quote the server's own words (its `message`, never the query or the parameters) and name the
+/// server as ``PostgresStoreLocation/serverDescription`` does, so no password can reach them.
+enum PostgresFailure {
+    /// Whether the failure is worth a retry of the whole transaction: the server rolled it back for a reason that a
+    /// later attempt may not meet (a serialization failure, a deadlock, a lost connection, a server restarting).
+    static func isTransient(_ error: any Error) -> Bool {
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .serverClosedConnection, .connectionError, .uncleanShutdown: return true
+            case .server: return transientStates.contains { sqlState(of: error)?.hasPrefix($0) == true }
+            default: return false
+            }
+        }
+        if let error = error as? ConnectionPoolError { return error == .connectionCreationCircuitBreakerTripped }
+        return false
+    }
+
+    /// SQLSTATE classes and codes after which a replay may succeed.
+    private static let transientStates = [
+        "40001",  // serialization_failure
+        "40P01",  // deadlock_detected
+        "08",  // connection_exception
+        "57P01", "57P02", "57P03",  // admin_shutdown, crash_shutdown, cannot_connect_now
+        "53300",  // too_many_connections
+    ]
+
+    /// The error a store throws for a failure of the server or the connection.
+    ///
+    /// - Parameters:
+    ///   - error: What PostgresNIO threw (a ``PostStoreError`` or `CancellationError` is returned unchanged).
+    ///   - server: The server and database, as messages name them.
+    ///   - attempts: How many times the transaction was tried.
+    static func storeError(_ error: any Error, server: String, attempts: Int = 1) -> any Error {
+        if error is PostStoreError || error is CancellationError { return error }
+        let tries = attempts > 1 ? " (tried \(attempts) times)" : ""
+        if let error = error as? ConnectionPoolError {
+            if error == .requestCancelled { return CancellationError() }
+            return PostStoreError(
+                .storeUnavailable,
+                "Cannot reach the PostgreSQL server at \(server): no connection could be made\(tries).",
+                cause: error
+            )
+        }
+        guard let error = error as? PSQLError else {
+            if let error = error as? PostgresDecodingError {
+                return PostStoreError(
+                    .corruptStore,
+                    "The PostgreSQL store at \(server) holds a value of an unexpected type in column "
+                        + "\(error.columnName); its tables do not match its recorded migrations.",
+                    cause: error
+                )
+            }
+            return PostStoreError(.ioFailure, "PostgreSQL at \(server) failed: \(error).")
+        }
+        switch error.code {
+        case .server:
+            return serverError(error, server: server, tries: tries)
+        case .connectionError:
+            return PostStoreError(
+                .storeUnavailable,
+                "Cannot connect to the PostgreSQL server at \(server): \(reason(error.underlying))\(tries).",
+                cause: error
+            )
+        case .serverClosedConnection, .uncleanShutdown:
+            return PostStoreError(
+                .storeUnavailable,
+                "The PostgreSQL server at \(server) closed the connection\(tries); nothing of this write was saved.",
+                cause: error
+            )
+        case .clientClosedConnection:
+            return PostStoreError(
+                .storeUnavailable,
+                "The PostgreSQL server at \(server) stopped answering; the connection was closed and nothing of this "
+                    + "write was saved.",
+                cause: error
+            )
+        case .authMechanismRequiresPassword:
+            return PostStoreError(
+                .accessDenied,
+                "The PostgreSQL server at \(server) asks for a password and none was given: put it in the URL or in "
+                    + "PGPASSWORD.",
+                cause: error
+            )
+        case .sslUnsupported:
+            return PostStoreError(
+                .storeUnavailable,
+                "The PostgreSQL server at \(server) does not offer TLS, which sslmode requires.",
+                cause: error
+            )
+        case .queryCancelled:
+            return CancellationError()
+        default:
+            return PostStoreError(.ioFailure, "PostgreSQL at \(server) failed: \(error.code).", cause: error)
+        }
+    }
+
+    private static func serverError(_ error: PSQLError, server: String, tries: String) -> PostStoreError {
+        let state = sqlState(of: error) ?? ""
+        let said = error.serverInfo?[.message] ?? "no message"
+        func make(_ code: PostStoreError.Code, _ message: String) -> PostStoreError {
+            PostStoreError(code, message, cause: error)
+        }
+        switch state {
+        case "28P01", "28000":
+            return make(.accessDenied, "The PostgreSQL server at \(server) refused the login: \(said).")
+        case "42501":
+            return make(.accessDenied, "The PostgreSQL server at \(server) refused: \(said).")
+        case "3D000":
+            return make(.storeNotFound, "There is no database at \(server): \(said); create it first (createdb).")
+        case "55P03":
+            return make(.storeBusy, "Another writer held the store at \(server) past the lock timeout: \(said).")
+        case "57014":
+            return make(.storeUnavailable, "A statement on \(server) took longer than the statement timeout: \(said).")
+        case "40001", "40P01":
+            return make(.storeBusy, "The PostgreSQL server at \(server) kept aborting the write\(tries): \(said).")
+        case "53100":
+            return make(.ioFailure, "The PostgreSQL server at \(server) is out of disk space: \(said).")
+        case "25006":
+            return make(.storeUnavailable, "The PostgreSQL server at \(server) is read-only (a standby?): \(said).")
+        case "22021", "54000", "22P05":
+            return make(.invalidData, "The PostgreSQL server at \(server) refused a value: \(said).")
+        case _ where state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53"):
+            return make(.storeUnavailable, "The PostgreSQL server at \(server) is unavailable\(tries): \(said).")
+        default:
+            return make(.ioFailure, "The PostgreSQL server at \(server) failed (SQLSTATE \(state)): \(said).")
+        }
+    }
+
+    /// The server's SQLSTATE for an error it sent.
+    static func sqlState(of error: any Error) -> String? {
+        (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// Why a connection failed, in a few words: the system's description of its `errno` when there is one.
+    private static func reason(_ underlying: (any Error)?) -> String {
+        guard let underlying else { return "the connection failed" }
+        if let error = underlying as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
+        if let error = underlying as? ChannelError, case .connectTimeout(let limit) = error {
+            return "no answer within \(limit.nanoseconds / 1_000_000_000) s"
+        }
+        if let error = underlying as? NIOConnectionError {
+            if let failure = error.connectionErrors.first { return reason(failure.error) }
+            if error.dnsAAAAError != nil || error.dnsAError != nil { return "its host name could not be resolved" }
+        }
+        return String(describing: underlying)
+    }
+}

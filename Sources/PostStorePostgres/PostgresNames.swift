@@ -1,0 +1,26 @@
+/// The SQL names of one store's schema and tables, quoted once so that any schema name is safe in a statement.
+struct PostgresNames: Sendable, Hashable {
+    /// The schema's name as the user gave it.
+    let schema: String
+    /// The schema's name as an SQL identifier.
+    let quotedSchema: String
+    /// `schema.posts`.
+    let posts: String
+    /// `schema.sync_state`.
+    let syncState: String
+    /// `schema.poststore_migrations`.
+    let migrations: String
+
+    init(schema: String) {
+        self.schema = schema
+        quotedSchema = Self.quoted(schema)
+        posts = quotedSchema + ".posts"
+        syncState = quotedSchema + ".sync_state"
+        migrations = quotedSchema + ".poststore_migrations"
+    }
+
+    /// An identifier in double quotes, inner quotes doubled: SQL's own escaping, which leaves no way out.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+public import PostStore
+import PostgresNIO
+
+extension PostgresPostStore {
+    public func post(id: Int) async throws -> Post? {
+        try await read { session in
+            try await session.rows(
+                "SELECT user_id, title, body FROM \(unescaped: names.posts) WHERE id = \(id)",
+                as: (Int, ByteBuffer, ByteBuffer).self
+            ).first.map { Post(userId: $0.0, id: id, title: String(buffer: $0.1), body: String(buffer: $0.2)) }
+        }
+    }
+
+    /// Answers a query with one statement. A search's candidates come from the trigram index and are checked
+    /// exactly here, so the window of a search applies after the check: the rows stream in order and reading stops
+    /// once the window is full.
+    public func query(_ query: PostQuery) async throws -> [Post] {
+        try query.validate()
+        if query.ids?.isEmpty == true || query.userIds?.isEmpty == true { return [] }
+        let plan = PostgresQueryPlan(query, posts: names.posts)
+        return try await read { session in
+            var posts: [Post] = []
+            var skipped = 0
+            for try await (id, userId, title, body) in try await session.query(plan.statement).decode(
+                (Int, Int, ByteBuffer, ByteBuffer).self
+            ) {
+                session.stillWorking()
+                let post = Post(userId: userId, id: id, title: String(buffer: title), body: String(buffer: body))
+                guard plan.checksInSwift else {
+                    posts.append(post)
+                    continue
+                }
+                guard plan.search.matches(post) else { continue }
+                if skipped < query.offset {
+                    skipped += 1
+                    continue
+                }
+                if let limit = query.limit, posts.count >= limit { break }
+                posts.append(post)
+            }
+            return posts
+        }
+    }
+
+    public func count() async throws -> Int {
+        try await read { session in
+            try await session.value("SELECT count(*) FROM \(unescaped: names.posts)", as: Int.self)
+        }
+    }
+
+    public func syncState(for source: String) async throws -> SyncState? {
+        try await read { session in
+            try await syncStates(
+                in: session,
+                PostgresQuery(
+                    unsafeSQL: selectSyncState + " WHERE source = $1",
+                    binds: { var binds = PostgresBindings(); binds.append(ByteBuffer(string: source)); return binds }()
+                )
+            ).first
+        }
+    }
+
+    public func syncStates() async throws -> [SyncState] {
+        try await read { session in try await storedSyncStates(in: session) }
+    }
+
+    func storedSyncStates(in session: PostgresSession) async throws -> [SyncState] {
+        try await syncStates(in: session, PostgresQuery(unsafeSQL: selectSyncState + " ORDER BY synced_at_ms DESC, source"))
+    }
+
+    func storedETag(for source: String, in session: PostgresSession) async throws -> String? {
+        try await session.rows(
+            "SELECT etag FROM \(unescaped: names.syncState) WHERE source = \(ByteBuffer(string: source))",
+            as: ByteBuffer?.self
+        ).first.flatMap { $0.map { String(buffer: $0) } }
+    }
+
+    func latestSyncedAt(otherThan source: String, in session: PostgresSession) async throws -> Int64? {
+        try await session.value(
+            """
+            SELECT max(synced_at_ms) FROM \(unescaped: names.syncState) WHERE source <> \(ByteBuffer(string: source))
+            """,
+            as: Int64?.self
+        )
+    }
+
+    func save(_ state: SyncState, in session: PostgresSession) async throws {
+        try await session.execute(
+            """
+            INSERT INTO \(unescaped: names.syncState)
+                (source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted)
+            VALUES (\(ByteBuffer(string: state.source)), \(state.etag.map { ByteBuffer(string: $0) }),
+                \(state.syncedAtMilliseconds), \(state.fetched), \(state.inserted), \(state.updated),
+                \(state.unchanged), \(state.deleted))
+            ON CONFLICT (source) DO UPDATE SET etag = excluded.etag, synced_at_ms = excluded.synced_at_ms,
+                fetched = excluded.fetched, inserted = excluded.inserted, updated = excluded.updated,
+                unchanged = excluded.unchanged, deleted = excluded.deleted
+            """
+        )
+    }
+
+    private var selectSyncState: String {
+        "SELECT source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted FROM \(names.syncState)"
+    }
+
+    private func syncStates(in session: PostgresSession, _ query: PostgresQuery) async throws -> [SyncState] {
+        try await session.rows(query, as: (ByteBuffer, ByteBuffer?, Int64, Int, Int, Int, Int, Int).self).map {
+            var state = SyncState(
+                source: String(buffer: $0.0),
+                etag: $0.1.map { String(buffer: $0) },
+                syncedAt: .init(timeIntervalSince1970: 0),
+                fetched: $0.3,
+                inserted: $0.4,
+                updated: $0.5,
+                unchanged: $0.6,
+                deleted: $0.7
+            )
+            state.syncedAtMilliseconds = $0.2
+            return state
+        }
+    }
+}
+
+extension PostgresPostStore: StoreDescribing {
+    /// The count, the sync states and the schema version from one snapshot.
+    package func describe() async throws -> StoreDescription {
+        try await read { session in
+            try await session.snapshot { session in
+                StoreDescription(
+                    count: try await session.value("SELECT count(*) FROM \(unescaped: names.posts)", as: Int.self),
+                    syncStates: try await storedSyncStates(in: session),
+                    formatVersion: try await session.value(
+                        "SELECT max(version) FROM \(unescaped: names.migrations)",
+                        as: Int?.self
+                    )
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+public import PostStore
+import PostgresNIO
+
+extension PostgresPostStore: PostStoreProtocol {
+    @discardableResult
+    public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
+        try await apply(changes, streaming: PostStream([]))
+    }
+
+    /// Applies a change set and a stream of upserts in one transaction: the posts are copied into a temporary
+    /// table as they are read (into the posts table itself when the store is empty), then one statement updates
+    /// the changed posts, one inserts the new ones and one deletes the pruned ones.
+    @discardableResult
+    public func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
+        try changes.validate()
+        return try await write { session in
+            let summary = try await perform(changes, streaming: upserts, in: session, writing: true)
+            if summary.changedAnything {
+                try await session.execute("UPDATE \(unescaped: names.syncState) SET etag = NULL WHERE etag IS NOT NULL")
+            }
+            if let source = changes.syncState?.source {
+                let storedETag = try await storedETag(for: source, in: session)
+                let latest = try await latestSyncedAt(otherThan: source, in: session)
+                if let state = changes.syncState(
+                    after: summary,
+                    storedETag: { _ in storedETag },
+                    latestSyncedAt: { _ in latest }
+                ) {
+                    try await save(state, in: session)
+                }
+            }
+            return summary
+        }
+    }
+
+    public func preview(_ changes: PostChangeSet) async throws -> WriteSummary {
+        try await preview(changes, streaming: PostStream([]))
+    }
+
+    /// Works out a streamed write in a transaction that is rolled back: the posts are copied into a temporary table
+    /// and compared, and nothing else is written.
+    public func preview(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
+        try changes.validate()
+        return try await read { session in
+            try await session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            do {
+                let summary = try await perform(changes, streaming: upserts, in: session, writing: false)
+                await session.rollBack()
+                return summary
+            } catch {
+                await session.rollBack()
+                throw error
+            }
+        }
+    }
+
+    public func removeAll() async throws {
+        try await write { session in
+            try await session.execute("DELETE FROM \(unescaped: names.posts)")
+            try await session.execute("DELETE FROM \(unescaped: names.syncState)")
+        }
+    }
+
+    // MARK: - Statements
+
+    /// Counts what a change set and a stream of upserts do to the posts and, when `writing`, does it; the caller
+    /// holds a transaction (with the write lock when `writing`), rolled back when this throws.
+    private func perform(
+        _ changes: PostChangeSet,
+        streaming upserts: PostStream,
+        in session: PostgresSession,
+        writing: Bool
+    ) async throws -> WriteSummary {
+        // COPY names its table unqualified: the store's schema first, then the session's temporary tables.
+        try await session.execute("SET LOCAL search_path TO \(unescaped: names.quotedSchema)")
+        let isEmpty = try await session.value(
+            "SELECT NOT EXISTS (SELECT 1 FROM \(unescaped: names.posts))",
+            as: Bool.self
+        )
+        // Into an empty store the posts go straight to their table: there is nothing to compare or prune.
+        let isBulkLoad = writing && isEmpty
+        if !isBulkLoad {
+            try await session.execute(
+                """
+                CREATE TEMPORARY TABLE incoming (
+                    id bigint, user_id bigint, title bytea, body bytea, search_text text
+                ) ON COMMIT DROP
+                """
+            )
+        }
+        var upserted: [Int] = []
+        do {
+            try await copy(changes, upserts, into: isBulkLoad ? "posts" : "incoming", ids: &upserted, session: session)
+        } catch where PostgresFailure.sqlState(of: error) == "23505" {
+            // A repeated id, found by the primary key before the check below: name it the same way.
+            _ = try upserted.sortedCheckingUpsertRepeats()
+            throw error
+        }
+        _ = try upserted.sortedCheckingUpsertRepeats()
+        var summary = WriteSummary()
+        if isBulkLoad {
+            summary.inserted = upserted.count
+            return summary
+        }
+        if !upserted.isEmpty {
+            // A temporary table has no statistics until it is analyzed, and the joins below need them.
+            try await session.execute("ANALYZE pg_temp.incoming")
+            let (inserted, updated) = try await session.rows(
+                """
+                SELECT count(*) FILTER (WHERE p.id IS NULL),
+                    count(*) FILTER (
+                        WHERE p.id IS NOT NULL
+                        AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body))
+                FROM pg_temp.incoming i LEFT JOIN \(unescaped: names.posts) p ON p.id = i.id
+                """,
+                as: (Int, Int).self
+            )[0]
+            summary.inserted = inserted
+            summary.updated = updated
+            summary.unchanged = upserted.count - inserted - updated
+        }
+        let deletions = Array(changes.deletions)
+        if changes.prune || !deletions.isEmpty {
+            let (stored, named, pruned) = try await session.rows(
+                """
+                SELECT count(*), count(*) FILTER (WHERE id = ANY(\(deletions))),
+                    count(*) FILTER (WHERE \(changes.prune) AND NOT id = ANY(\(deletions))
+                        AND NOT EXISTS (SELECT 1 FROM pg_temp.incoming i WHERE i.id = p.id))
+                FROM \(unescaped: names.posts) p
+                """,
+                as: (Int, Int, Int).self
+            )[0]
+            summary.deleted = named + pruned
+            try changes.deletionLimit.check(deletions: summary.deleted, outOf: stored)
+        }
+        guard writing else { return summary }
+        if summary.updated > 0 {
+            try await session.execute(
+                """
+                UPDATE \(unescaped: names.posts) p
+                SET user_id = i.user_id, title = i.title, body = i.body, search_text = i.search_text
+                FROM pg_temp.incoming i
+                WHERE p.id = i.id AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body)
+                """
+            )
+        }
+        if summary.inserted > 0 {
+            try await session.execute(
+                """
+                INSERT INTO \(unescaped: names.posts) (id, user_id, title, body, search_text)
+                SELECT i.id, i.user_id, i.title, i.body, i.search_text FROM pg_temp.incoming i
+                WHERE NOT EXISTS (SELECT 1 FROM \(unescaped: names.posts) p WHERE p.id = i.id)
+                """
+            )
+        }
+        if summary.deleted > 0 {
+            try await session.execute("DELETE FROM \(unescaped: names.posts) WHERE id = ANY(\(deletions))")
+            if changes.prune {
+                try await session.execute(
+                    """
+                    DELETE FROM \(unescaped: names.posts) p
+                    WHERE NOT EXISTS (SELECT 1 FROM pg_temp.incoming i WHERE i.id = p.id)
+                    """
+                )
+            }
+        }
+        return summary
+    }
+
+    /// Copies the change set's upserts, then the stream's, into a table, adding their ids to `upserted` in order.
+    ///
+    /// - Throws: `constraintViolation` for a post that is also deleted; what the stream's reader throws.
+    private func copy(
+        _ changes: PostChangeSet,
+        _ upserts: PostStream,
+        into table: String,
+        ids upserted: inout [Int],
+        session: PostgresSession
+    ) async throws {
+        var reader = try upserts.makeReader()
+        var first = changes.upserts
+        if first.isEmpty { first = try reader.nextBatch() ?? [] }
+        guard !first.isEmpty else { return }
+        upserted.reserveCapacity(first.count)
+        try await session.copy(into: table, columns: PostgresCopyRows.columns) { writer in
+            var rows = PostgresCopyRows()
+            var batch: [Post]? = first
+            while let posts = batch {
+                for post in posts {
+                    if changes.deletions.contains(post.id) {
+                        throw PostStoreError(
+                            .constraintViolation,
+                            "Post \(post.id) is both upserted (position \(upserted.count)) and deleted in one batch."
+                        )
+                    }
+                    upserted.append(post.id)
+                    rows.append(post)
+                    if rows.isFull {
+                        try await rows.send(to: writer)
+                        session.stillWorking()
+                    }
+                }
+                batch = try reader.nextBatch()
+            }
+            try await rows.send(to: writer)
+        }
+    }
+}

@@ -1,0 +1,301 @@
+public import Logging
+public import PostStore
+public import PostgresNIO
+import Synchronization
+
+/// A store in a PostgreSQL schema: one store that several processes and machines read and write at once.
+///
+/// Give it the `PostgresClient` your app already runs (Vapor and Hummingbird apps have one), or a
+/// ``PostgresStoreLocation`` for which the store runs a client of its own. The store connects on its first call:
+/// it creates the schema (`poststore` by default) and its tables, or brings them up to date, from the numbered
+/// files of `Migrations/PostgreSQL/`, under an advisory lock so that machines starting at once do not collide.
+///
+/// It keeps the whole ``PostStoreProtocol`` contract:
+///
+/// - A change set is one transaction. Writers of one store are serialized by a table lock taken at the start of
+///   each write (waiting at most the lock timeout); readers never wait for them and see the last commit.
+/// - Upserts are streamed in with `COPY`, then written with one statement each for updates, inserts and deletions;
+///   unchanged posts are not written (`IS DISTINCT FROM`).
+/// - Search finds candidates through a `pg_trgm` index on text lowercased by Swift, and checks each exactly, so it
+///   answers as every other engine, byte for byte; titles sort in code-point order, as bytes.
+/// - A transaction that fails for a passing reason (a lost connection, a server restarting, a serialization
+///   failure) is tried again with backoff, whole: a stream is read again from its start.
+///
+/// For example, with the app's client:
+///
+/// ```swift
+/// let store = try PostgresPostStore(client: client, schema: "posts")
+/// let service = SyncService(dataService: HTTPPostDataService(), store: store)
+/// ```
+///
+/// The password is never shown: messages name the server as `HOST:PORT/DATABASE`.
+public final class PostgresPostStore: Sendable {
+    /// The client the store's statements run on.
+    let client: PostgresClient
+    /// The store's schema and tables.
+    let names: PostgresNames
+    /// The server and database, for messages.
+    let server: String
+    /// Whether the first call creates a missing store.
+    let mode: StoreOpenMode
+    /// How long a write waits for another writer of the store.
+    let lockTimeout: Duration
+    /// How long one statement may go without an answer before the connection is closed.
+    let answerTimeout: Duration
+    /// How many times a transaction is tried when it fails for a passing reason.
+    let attempts: Int
+    /// Where the store logs retries.
+    let logger: Logger
+    /// How to make the first connection of an owned client, which reports a refused login or an unreachable
+    /// server at once (the pool would retry for many seconds, then report neither).
+    private let directConnection: PostgresConnection.Configuration?
+    /// The task running an owned client.
+    private let runningClient: Task<Void, Never>?
+    /// The first call's check of the schema, shared by the calls that wait for it.
+    private let preparation = Mutex<Task<Void, any Error>?>(nil)
+
+    /// A store on a client the app runs.
+    ///
+    /// - Parameters:
+    ///   - client: A `PostgresClient` whose `run()` the app calls.
+    ///   - schema: The schema holding the store; several stores can share a database.
+    ///   - mode: Whether the first call creates a missing store (`.createIfMissing`) or fails with
+    ///     `storeNotFound` (`.openExisting`).
+    ///   - lockTimeout: How long a write waits for another writer of the same store before `storeBusy`.
+    ///   - statementTimeout: How long a statement may go without an answer before the store gives up with
+    ///     `storeUnavailable`.
+    ///   - logger: Where retries are logged; `nil` logs nothing.
+    /// - Throws: `PostStoreError/Code/invalidArgument` for a schema name PostgreSQL cannot take.
+    public convenience init(
+        client: PostgresClient,
+        schema: String = PostgresStoreLocation.defaultSchema,
+        mode: StoreOpenMode = .createIfMissing,
+        lockTimeout: Duration = .seconds(5),
+        statementTimeout: Duration = .seconds(300),
+        logger: Logger? = nil
+    ) throws(PostStoreError) {
+        try PostgresStoreLocation.checkIdentifier(schema, what: "schema") {
+            PostStoreError(.invalidArgument, "The PostgreSQL store's schema is not valid: \($0).")
+        }
+        self.init(
+            client: client,
+            names: PostgresNames(schema: schema),
+            server: "the app's PostgreSQL client",
+            mode: mode,
+            lockTimeout: lockTimeout,
+            answerTimeout: statementTimeout,
+            logger: logger,
+            directConnection: nil,
+            runningClient: nil
+        )
+    }
+
+    /// A store at a location, on a client of its own that lives as long as the store.
+    ///
+    /// - Parameters:
+    ///   - location: The server, login, database and schema.
+    ///   - mode: Whether the first call creates a missing store.
+    ///   - lockTimeout: How long a write waits for another writer of the same store before `storeBusy`.
+    ///   - maximumConnections: The most connections the store's pool opens.
+    ///   - logger: Where retries are logged; `nil` logs nothing.
+    public convenience init(
+        location: PostgresStoreLocation,
+        mode: StoreOpenMode = .createIfMissing,
+        lockTimeout: Duration = .seconds(5),
+        maximumConnections: Int = 8,
+        logger: Logger? = nil
+    ) {
+        var configuration = PostgresClient.Configuration(
+            host: location.host,
+            port: location.port,
+            username: location.username,
+            password: location.password,
+            database: location.database,
+            tls: location.clientTLS
+        )
+        if location.host.hasPrefix("/") {
+            configuration = PostgresClient.Configuration(
+                unixSocketPath: location.socketPath,
+                username: location.username,
+                password: location.password,
+                database: location.database
+            )
+        }
+        configuration.options.connectTimeout = location.connectTimeout
+        configuration.options.maximumConnections = max(1, maximumConnections)
+        configuration.options.additionalStartupParameters = location.startupParameters
+        let client = PostgresClient(configuration: configuration)
+        self.init(
+            client: client,
+            names: PostgresNames(schema: location.schema),
+            server: location.serverDescription,
+            mode: mode,
+            lockTimeout: lockTimeout,
+            answerTimeout: location.statementTimeout + .seconds(5),
+            logger: logger,
+            directConnection: location.connectionConfiguration,
+            runningClient: Task { await client.run() }
+        )
+    }
+
+    private init(
+        client: PostgresClient,
+        names: PostgresNames,
+        server: String,
+        mode: StoreOpenMode,
+        lockTimeout: Duration,
+        answerTimeout: Duration,
+        logger: Logger?,
+        directConnection: PostgresConnection.Configuration?,
+        runningClient: Task<Void, Never>?
+    ) {
+        self.client = client
+        self.names = names
+        self.server = server
+        self.mode = mode
+        self.lockTimeout = lockTimeout
+        self.answerTimeout = answerTimeout
+        self.attempts = 5
+        self.logger = logger ?? Logger(label: "PostStore.PostgreSQL", factory: { _ in SwiftLogNoOpLogHandler() })
+        self.directConnection = directConnection
+        self.runningClient = runningClient
+    }
+
+    deinit {
+        runningClient?.cancel()
+    }
+
+    /// The store's schema.
+    public var schema: String { names.schema }
+
+    // MARK: - Running calls
+
+    /// Runs a read on a leased connection: after the first call's schema check, tried again when it fails for a
+    /// passing reason.
+    func read<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        try await prepared()
+        return try await withRetries { try await withSession(body) }
+    }
+
+    /// Runs a write in one transaction that holds the store's write lock: the table lock that serializes writers
+    /// of this store and lets readers be.
+    ///
+    /// - Parameter replayable: Whether the whole write can run again after a passing failure (its stream can be
+    ///   read again).
+    func write<Result: Sendable>(
+        replayable: Bool = true,
+        _ body: (PostgresSession) async throws -> Result
+    ) async throws -> Result {
+        try await prepared()
+        return try await withRetries(replayable: replayable) {
+            try await withSession { session in
+                try await session.transaction(server: server) { session in
+                    try await session.execute(
+                        "SET LOCAL lock_timeout = \(unescaped: String(Self.milliseconds(lockTimeout)))"
+                    )
+                    try await session.execute("LOCK TABLE \(unescaped: names.posts) IN SHARE ROW EXCLUSIVE MODE")
+                    return try await body(session)
+                }
+            }
+        }
+    }
+
+    /// Runs the body on a leased connection under the watchdog.
+    func withSession<Result: Sendable>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresSession) async throws -> Result
+    ) async throws -> Result {
+        try await PostgresSession.withSession(
+            client: client,
+            limit: answerTimeout,
+            logger: logger,
+            isolation: isolation
+        ) { session in try await body(session) }
+    }
+
+    /// Tries the body up to ``attempts`` times while it fails for a passing reason, waiting longer each time
+    /// (0.25 s, then doubling), and turns what it finally throws into a `PostStoreError`.
+    func withRetries<Result>(
+        replayable: Bool = true,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        var attempt = 1
+        while true {
+            do {
+                return try await body()
+            } catch where replayable && attempt < attempts && PostgresFailure.isTransient(error) {
+                let delay = Duration.milliseconds(250) * (1 << (attempt - 1))
+                logger.warning(
+                    """
+                    PostgreSQL store \(names.schema) at \(server): attempt \(attempt) failed for a passing reason; \
+                    trying again in \(delay).
+                    """
+                )
+                try await Task.sleep(for: delay)
+                attempt += 1
+            } catch {
+                throw PostgresFailure.storeError(error, server: server, attempts: attempt)
+            }
+        }
+    }
+
+    /// Checks, creates or upgrades the schema once, before the first call; a failed check is tried again by the
+    /// next call.
+    func prepared() async throws {
+        let task = preparation.withLock { task in
+            if let task { return task }
+            let started = Task { try await prepare() }
+            task = started
+            return started
+        }
+        do {
+            try await task.value
+        } catch {
+            preparation.withLock { if $0 == task { $0 = nil } }
+            throw error
+        }
+    }
+
+    private func prepare() async throws {
+        let migrator = PostgresMigrator(names: names, server: server)
+        try await withRetries {
+            if let directConnection {
+                let connection = try await PostgresConnection.connect(
+                    configuration: directConnection,
+                    id: 0,
+                    logger: logger
+                )
+                defer { Task { try? await connection.close() } }
+                try await PostgresSession.withSession(on: connection, limit: answerTimeout, logger: logger) {
+                        _ = try await migrator.migrate($0, mode: mode)
+                }
+            } else {
+                _ = try await withSession { try await migrator.migrate($0, mode: mode) }
+            }
+        }
+    }
+
+    /// Brings the store's schema up to date now rather than on the first call.
+    ///
+    /// - Throws: `PostStoreError`: `storeNotFound` for a missing store opened with `.openExisting`,
+    ///   `unsupportedVersion`, `migrationMismatch`, `accessDenied`, `storeUnavailable`.
+    public func migrate() async throws {
+        try await prepared()
+    }
+
+    /// The schema's migrations, applied and pending, changing nothing.
+    ///
+    /// - Throws: `PostStoreError`, as ``migrate()`` (a missing store has every migration pending).
+    func migrationStatus() async throws -> PostgresMigrator.Status {
+        let migrator = PostgresMigrator(names: names, server: server)
+        return try await withRetries { try await withSession { try await migrator.status($0) } }
+    }
+
+    /// `storeNotFound` for this store.
+    var notFound: PostStoreError { PostgresMigrator(names: names, server: server).notFound }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
+}
