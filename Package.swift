@@ -222,11 +222,13 @@ let package = Package(
                 "PostStoreSQLite",
                 "PostStoreJSONFile",
                 "PostStoreHTTP",
+                "PostStorePostgres",
                 "PostStoreLive",
                 "PostStoreTesting",
                 "PostStoreConformance",
                 "PostStoreTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings

@@ -234,6 +234,8 @@ public final class PostgresPostStore: Sendable {
                 try await Task.sleep(for: delay)
                 attempt += 1
             } catch {
+                // A cancelled call's connection was closed under it (see `PostgresSession`).
+                if Task.isCancelled, !(error is PostStoreError) { throw CancellationError() }
                 throw PostgresFailure.storeError(error, server: server, attempts: attempt)
             }
         }
@@ -265,9 +267,15 @@ public final class PostgresPostStore: Sendable {
                     id: 0,
                     logger: logger
                 )
-                defer { Task { try? await connection.close() } }
-                try await PostgresSession.withSession(on: connection, limit: answerTimeout, logger: logger) {
+                do {
+                    try await PostgresSession.withSession(on: connection, limit: answerTimeout, logger: logger) {
                         _ = try await migrator.migrate($0, mode: mode)
+                    }
+                    try await connection.close()
+                } catch {
+                    // PostgresNIO requires every connection to be closed before it goes.
+                    try? await connection.close()
+                    throw error
                 }
             } else {
                 _ = try await withSession { try await migrator.migrate($0, mode: mode) }

@@ -15,29 +15,35 @@ struct PostgresSession {
     fileprivate let watchdog: Watchdog
 
     /// Leases a connection from the client for the body's duration, watched.
-    static func withSession<Result>(
+    static func withSession<Result: Sendable>(
         client: PostgresClient,
         limit: Duration,
         logger: Logger,
         isolation: isolated (any Actor)? = #isolation,
-        _ body: (PostgresSession) async throws -> sending Result
-    ) async throws -> sending Result {
+        _ body: (PostgresSession) async throws -> Result
+    ) async throws -> Result {
         try await client.withConnection(isolation: isolation) { connection in
             try await withSession(on: connection, limit: limit, logger: logger, isolation: isolation, body)
         }
     }
 
     /// Runs the body on a connection, watched.
-    static func withSession<Result>(
+    static func withSession<Result: Sendable>(
         on connection: PostgresConnection,
         limit: Duration,
         logger: Logger,
         isolation: isolated (any Actor)? = #isolation,
-        _ body: (PostgresSession) async throws -> sending Result
-    ) async throws -> sending Result {
+        _ body: (PostgresSession) async throws -> Result
+    ) async throws -> Result {
         let watchdog = Watchdog(limit: limit, connection: connection)
         defer { watchdog.stop() }
-        return try await body(PostgresSession(connection: connection, logger: logger, watchdog: watchdog))
+        // PostgresNIO does not end a statement when its task is cancelled (a write waiting for the lock would wait
+        // on): closing the connection ends it, and the server rolls the transaction back.
+        return try await withTaskCancellationHandler {
+            try await body(PostgresSession(connection: connection, logger: logger, watchdog: watchdog))
+        } onCancel: {
+            watchdog.closeConnection()
+        }
     }
 
     /// Runs a statement and returns its rows, to be read before the next statement.
@@ -154,8 +160,11 @@ private final class Watchdog: Sendable {
     private let deadline: Mutex<ContinuousClock.Instant>
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
+    private let connection: PostgresConnection
+
     init(limit: Duration, connection: PostgresConnection) {
         self.limit = limit
+        self.connection = connection
         deadline = Mutex(.now + limit)
         let started = Task { [self] in
             while !Task.isCancelled {
@@ -173,6 +182,11 @@ private final class Watchdog: Sendable {
 
     func extend() {
         deadline.withLock { $0 = .now + limit }
+    }
+
+    /// Closes the connection now, which fails the statement in flight.
+    func closeConnection() {
+        Task { [connection] in try? await connection.close() }
     }
 
     func stop() {

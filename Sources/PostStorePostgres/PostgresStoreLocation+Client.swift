@@ -29,7 +29,13 @@ extension PostgresStoreLocation {
     /// Settings sent when each connection starts: the statement timeout, and the application's name for
     /// `pg_stat_activity`.
     var startupParameters: [(String, String)] {
-        [("statement_timeout", String(PostgresPostStore.milliseconds(statementTimeout))), ("application_name", "poststore")]
+        [
+            ("statement_timeout", String(PostgresPostStore.milliseconds(statementTimeout))),
+            ("application_name", "poststore"),
+            // A backend whose client went away (a cancelled call closes its connection) stops waiting for a lock
+            // within a second, rather than when the lock comes.
+            ("client_connection_check_interval", "1000"),
+        ]
     }
 
     /// The configuration of one direct connection to the location (the first, which reports failures precisely).

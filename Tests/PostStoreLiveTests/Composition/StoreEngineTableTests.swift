@@ -120,14 +120,14 @@ import Testing
         }
     }
 
-    @Test func theSQLiteEngineReadsAnOpenedStoresMigrationsFromTheStore() throws {
+    @Test func theSQLiteEngineReadsAnOpenedStoresMigrationsFromTheStore() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.sqlite")
         let migrationStatus = try #require(StoreEngine.sqlite.migrationStatus)
-        #expect(throws: PostStoreError.self) { try migrationStatus(path) }
+        await #expect(throws: PostStoreError.self) { try await migrationStatus(path) }
 
         _ = try SQLitePostStore(path: path)
-        let status = try migrationStatus(path)
+        let status = try await migrationStatus(path)
         let schema = try SQLitePostStore.schemaStatus(ofStoreAt: path)
 
         #expect(status.pending == [])

@@ -12,7 +12,7 @@ import Testing
 /// (`PostStoreContract`), which every engine runs in `EngineContractTests`.
 @Suite("File-backed stores")
 struct FileStoreTests {
-    static let kinds = StoreKind.allCases.filter(\.isPersistent)
+    static let kinds = StoreKind.allCases.filter(\.engine.storesInFile)
 
     @Test("opening an existing store never creates one", arguments: kinds)
     func openExistingDoesNotCreate(kind: StoreKind) throws {
@@ -45,11 +45,11 @@ struct FileStoreTests {
                 searchIndex: kind == .sqlite,
                 clock: clock
             )
-        let release = try kind.holdWriteLock(in: directory)
-        defer { try? release() }
+        let release = try await kind.holdWriteLock(in: directory)
         let start = ContinuousClock.now
 
         let error = await #expect(throws: PostStoreError.self) { try await store.upsert(SamplePosts.make(count: 1)) }
+        try await release()
 
         #expect(error?.code == .storeBusy)
         #expect(clock.sleeps.reduce(.zero, +) == .seconds(600))
@@ -60,14 +60,14 @@ struct FileStoreTests {
     @Test("opening a new JSON store while another process holds its lock does not wait; the first write creates it")
     func openingDoesNotWaitForTheLock() async throws {
         let directory = try TemporaryDirectory()
-        let release = try StoreKind.jsonFile.holdWriteLock(in: directory)
+        let release = try await StoreKind.jsonFile.holdWriteLock(in: directory)
         let path = StoreKind.jsonFile.file(in: directory)
 
         let store = try JSONFilePostStore(path: path, lockTimeout: .seconds(5))
         #expect(try await store.count() == 0)
         #expect(!FileManager.default.fileExists(atPath: path))
 
-        try release()
+        try await release()
         #expect(try await store.upsert(SamplePosts.make(count: 2)) == WriteSummary(inserted: 2))
         #expect(try await JSONFilePostStore(path: path, mode: .openExisting).count() == 2)
     }

@@ -3,6 +3,7 @@ import PostStore
 import PostStoreConformance
 import PostStoreJSONFile
 import PostStoreLive
+import PostStorePostgres
 import PostStoreTestSupport
 import Testing
 
@@ -36,8 +37,11 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
         openStore = open
     }
 
-    /// Every engine of the table, and the configurations of an engine worth a run of their own.
-    static let allCases: [StoreKind] = StoreEngine.all.map(StoreKind.init) + [.sqliteWithoutSearchIndex]
+    /// Every engine of the table, and the configurations of an engine worth a run of their own; an engine whose
+    /// stores are on a server only when the tests have one (see ``PostgresTestServer``).
+    static let allCases: [StoreKind] =
+        StoreEngine.all.filter { $0.locationKind != .serverURL || PostgresTestServer.baseURL != nil }
+        .map(StoreKind.init) + [.sqliteWithoutSearchIndex]
 
     static let inMemory = StoreKind(.inMemory)
     static let jsonFile = StoreKind(.jsonFile)
@@ -61,8 +65,11 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
-    /// Whether the engine keeps its data in a file that a second instance can open.
-    var isPersistent: Bool { engine.storesInFile }
+    /// Whether the engine keeps its data where a second instance can open it: a file, or a server.
+    var isPersistent: Bool { engine.locationKind != .none }
+
+    /// Whether the engine's stores are on a database server.
+    var isOnServer: Bool { engine.locationKind == .serverURL }
 
     /// A new, empty store of this kind in `directory`, with its data file named `name`.
     ///
@@ -75,9 +82,16 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
         try open(in: directory, name: name, mode: .createIfMissing, timeout: timeout)
     }
 
-    /// The store's data file, for the persistent kinds: `name` with the engine's first file extension.
+    /// The store's data file, for the persistent kinds: `name` with the engine's first file extension; for a
+    /// server's kind, its URL, with a schema named after the folder and `name`.
     func file(in directory: TemporaryDirectory, name: String = "store") -> String {
-        directory.file(name + "." + (engine.fileExtensions.first ?? ""))
+        if isOnServer { return PostgresTestServer.url(schema: schema(in: directory, name: name)) }
+        return directory.file(name + "." + (engine.fileExtensions.first ?? ""))
+    }
+
+    /// The schema of a server kind's store.
+    func schema(in directory: TemporaryDirectory, name: String = "store") -> String {
+        PostgresTestServer.schema(for: directory.path.split(separator: "/").last.map(String.init) ?? "", name: name)
     }
 
     /// Another instance on the same data (a second process would see the same), or `nil` for in-memory stores.
@@ -107,9 +121,14 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
     /// Takes the store's write lock as another process would, and returns what releases it.
     ///
     /// - Throws: ``NoWriteLockHolder`` for an engine without an entry in ``writeLockHolders``.
-    func holdWriteLock(in directory: TemporaryDirectory, name: String = "store") throws -> () throws -> Void {
+    func holdWriteLock(
+        in directory: TemporaryDirectory,
+        name: String = "store"
+    ) async throws -> @Sendable () async throws -> Void {
+        if isOnServer { return try await PostgresTestServer.holdWriteLock(schema: schema(in: directory, name: name)) }
         guard let hold = Self.writeLockHolders[engine] else { throw NoWriteLockHolder(engine: engine) }
-        return try hold(file(in: directory, name: name))
+        let release = HeldWriteLock(release: try hold(file(in: directory, name: name)))
+        return { try release.release() }
     }
 
     /// How another process takes each file engine's write lock, given the store's file: the engine-specific part of
@@ -157,8 +176,14 @@ struct NoWriteLockHolder: Error, CustomStringConvertible {
 extension StoreKind: ContractSubject {
     func makeLocation() throws -> TemporaryDirectory { try TemporaryDirectory() }
 
-    func makeStore(at directory: TemporaryDirectory, options: ContractStoreOptions) throws -> any PostStoreProtocol {
-        try makeStore(in: directory, timeout: options.lockTimeout)
+    func makeStore(
+        at directory: TemporaryDirectory,
+        options: ContractStoreOptions
+    ) async throws -> any PostStoreProtocol {
+        let store = try makeStore(in: directory, timeout: options.lockTimeout)
+        // A store on a server is made on its first call; a second instance opened before would find none.
+        try await (store as? PostgresPostStore)?.migrate()
+        return store
     }
 
     func reopenStore(
@@ -168,14 +193,18 @@ extension StoreKind: ContractSubject {
         try reopen(in: directory, timeout: options.lockTimeout)
     }
 
-    func holdWriteLock(at directory: TemporaryDirectory) throws -> ContractWriteLock? {
-        guard Self.writeLockHolders[engine] != nil else { return nil }
-        let held = HeldWriteLock(release: try holdWriteLock(in: directory))
-        return ContractWriteLock { try held.release() }
+    func holdWriteLock(at directory: TemporaryDirectory) async throws -> ContractWriteLock? {
+        guard isOnServer || Self.writeLockHolders[engine] != nil else { return nil }
+        return ContractWriteLock(release: try await holdWriteLock(in: directory))
     }
 
-    func storedFiles(at directory: TemporaryDirectory) -> [String: Data]? {
-        isPersistent ? storedFiles(in: directory) : nil
+    func storedFiles(at directory: TemporaryDirectory) async throws -> [String: Data]? {
+        if isOnServer { return try await PostgresTestServer.storedRows(schema: schema(in: directory)) }
+        return isPersistent ? storedFiles(in: directory) : nil
+    }
+
+    func removeStores(at directory: TemporaryDirectory) async throws {
+        if isOnServer { try await PostgresTestServer.dropSchema(schema(in: directory)) }
     }
 }
 
