@@ -216,6 +216,11 @@ let package = Package(
         // The composition root, and what needs every engine: the contract suite on each engine of the table, the
         // engines' agreement, syncs and paths across the file engines.
         .testTarget(
+            name: "PostStorePostgresTests",
+            dependencies: ["PostStore", "PostStorePostgres"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PostStoreLiveTests",
             dependencies: [
                 "PostStore",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts and stops a throwaway PostgreSQL cluster for the PostgreSQL engine's tests, benchmarks and soaks: a new
 # cluster in a temporary folder, listening on 127.0.0.1 only (and a Unix socket in the folder), trusting local
-# connections for the role `poststore`. Nothing outside that folder is touched; `stop` deletes it.
+# connections for the role `poststore`; a second role, `poststore_password`, must log in with its password
+# `poststore-test-password` (the tests of a refused login). Nothing outside that folder is touched; `stop` deletes it.
 #
 # Usage:
 #   scripts/postgres.sh start [--port N]   start a cluster; prints its URL on standard output, for example
@@ -69,6 +70,8 @@ start() {
         rm -rf "$dir"
         exit 1
     fi
+    # A second role must give its password (the refused-password tests); everyone else is trusted.
+    sed -i '1i host all poststore_password 127.0.0.1/32 scram-sha-256' "$dir/data/pg_hba.conf"
     if ! as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
         -o "-p $port -k $dir -c listen_addresses=127.0.0.1" start >/dev/null 2>&1; then
         echo "postgres.sh: the server did not start on port $port:" >&2
@@ -76,6 +79,9 @@ start() {
         rm -rf "$dir"
         exit 1
     fi
+    as_owner "$bin/psql" -q -h "$dir" -p "$port" -U poststore -d postgres -c \
+        "CREATE ROLE poststore_password LOGIN PASSWORD 'poststore-test-password';
+         GRANT CREATE ON DATABASE postgres TO poststore_password;" >/dev/null
     echo "$dir" >"$dir/data/poststore-folder"
     echo "postgres://poststore@127.0.0.1:$port/postgres"
 }

@@ -39,7 +39,7 @@ struct CopyCommand: AsyncParsableCommand {
         guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
         try await Failure.report(verbose: verbose) {
             try StoreOptions.checkFolder(of: to)
-            let source = try StoreOptions.store(from, openMode: .openExisting)
+            let source = try await StoreOptions.store(from, openMode: .openExisting)
             let posts = try await source.query(.all)
             let summary = try await Self.write(posts, into: to)
             // The paths are the user's: their controls are shown, not sent, and the summary stays one line.

@@ -26,7 +26,7 @@ struct InfoCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
-            let store = try StoreOptions.store(spec, openMode: .openExisting)
+            let store = try await StoreOptions.store(spec, openMode: .openExisting)
             let (postCount, lastSync, schemaVersion) = try await Self.countLastSyncAndVersion(of: store)
             let info = StoreInfo(
                 engine: spec.engine.scheme,

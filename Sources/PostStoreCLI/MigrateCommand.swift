@@ -25,7 +25,7 @@ struct MigrateCommand: AsyncParsableCommand {
         try await Failure.report(verbose: options.verbose) {
             guard let location = spec.location, let migrationStatus = spec.engine.migrationStatus else {
                 // Opening checks the store is there and readable, as for a store with migrations.
-                _ = try StoreOptions.store(spec, openMode: .openExisting)
+                _ = try await StoreOptions.store(spec, openMode: .openExisting)
                 let withMigrations = StoreEngine.all.filter { $0.migrationStatus != nil }.map(\.scheme)
                 Output.line(
                     ("\(spec) has no migrations: only \(withMigrations.joined(separator: ", ")) stores do "
@@ -41,9 +41,7 @@ struct MigrateCommand: AsyncParsableCommand {
                 for name in before.pending { Output.line("pending  \(name)") }
                 return
             }
-            let store = try StoreOptions.store(spec, openMode: .openExisting)
-            // A store on a server connects, and so migrates, on its first call.
-            _ = try await (store as? any StoreDescribing)?.describe()
+            _ = try await StoreOptions.store(spec, openMode: .openExisting)
             let after = try await migrationStatus(location)
             let count = after.applied.count - before.applied.count
             Output.line("Applied \(count) migration\(count == 1 ? "" : "s"); schema version \(after.version).")

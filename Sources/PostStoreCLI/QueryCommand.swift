@@ -80,7 +80,7 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
-            let store = try StoreOptions.store(spec, openMode: .openExisting)
+            let store = try await StoreOptions.store(spec, openMode: .openExisting)
             let query = PostQuery(
                 ids: ids.isEmpty ? nil : Set(ids),
                 userIds: users.isEmpty ? nil : Set(users),

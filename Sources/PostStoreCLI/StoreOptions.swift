@@ -73,16 +73,21 @@ struct StoreOptions: ParsableArguments {
         return container
     }
 
-    /// The store alone, for the commands that only read or copy.
+    /// The store alone, for the commands that only read or copy; a store on a server is connected to, so that a
+    /// missing one is reported here, as a missing file is.
     static func store(
         _ spec: StoreSpec,
         openMode: StoreOpenMode,
         buildsOffToTheSide: Bool = false
-    ) throws -> any PostStoreProtocol {
+    ) async throws -> any PostStoreProtocol {
         try refuseFolder(spec, openMode: openMode)
         var configuration = PostStoreConfiguration(store: spec, openMode: openMode)
         configuration.buildsOffToTheSide = buildsOffToTheSide
-        return try pointingAtSync(spec) { try live(configuration).resolve() }
+        return try await pointingAtSync(spec) {
+            let store: any PostStoreProtocol = try live(configuration).resolve()
+            try await (store as? any ServerStore)?.connect()
+            return store
+        }
     }
 
     /// Runs `body`, adding to a missing store's error that `poststore sync` creates it.

@@ -60,7 +60,9 @@ struct PostgresCopyRows {
             switch byte {
             case UInt8(ascii: "\\"):
                 // bytea's `\\`, each backslash doubled again for COPY.
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\"), UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "\\"), UInt8(ascii: "\\"), UInt8(ascii: "\\"),
+                ])
             case 0x20...0x7E:
                 bytes.append(byte)
             default:

@@ -1,3 +1,7 @@
+import PostStore
+import PostgresNIO
+import _ConnectionPoolModule
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,9 +9,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PostStore
-import PostgresNIO
-import _ConnectionPoolModule
 
 /// What a failure of the server or of the connection means to a store: one ``PostStoreError`` with a line for a
 /// person, and whether the transaction that met it may be tried again.

@@ -55,7 +55,11 @@ extension PostgresPostStore {
                 in: session,
                 PostgresQuery(
                     unsafeSQL: selectSyncState + " WHERE source = $1",
-                    binds: { var binds = PostgresBindings(); binds.append(ByteBuffer(string: source)); return binds }()
+                    binds: {
+                        var binds = PostgresBindings()
+                        binds.append(ByteBuffer(string: source))
+                        return binds
+                    }()
                 )
             ).first
         }
@@ -66,7 +70,10 @@ extension PostgresPostStore {
     }
 
     func storedSyncStates(in session: PostgresSession) async throws -> [SyncState] {
-        try await syncStates(in: session, PostgresQuery(unsafeSQL: selectSyncState + " ORDER BY synced_at_ms DESC, source"))
+        try await syncStates(
+            in: session,
+            PostgresQuery(unsafeSQL: selectSyncState + " ORDER BY synced_at_ms DESC, source")
+        )
     }
 
     func storedETag(for source: String, in session: PostgresSession) async throws -> String? {

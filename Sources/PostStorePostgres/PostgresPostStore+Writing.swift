@@ -91,7 +91,7 @@ extension PostgresPostStore: PostStoreProtocol {
         var upserted: [Int] = []
         do {
             try await copy(changes, upserts, into: isBulkLoad ? "posts" : "incoming", ids: &upserted, session: session)
-        } catch where PostgresFailure.sqlState(of: error) == "23505" {
+        } catch  where PostgresFailure.sqlState(of: error) == "23505" {
             // A repeated id, found by the primary key before the check below: name it the same way.
             _ = try upserted.sortedCheckingUpsertRepeats()
             throw error

@@ -29,7 +29,7 @@ import Synchronization
 /// ```
 ///
 /// The password is never shown: messages name the server as `HOST:PORT/DATABASE`.
-public final class PostgresPostStore: Sendable {
+public final class PostgresPostStore: Sendable, ServerStore {
     /// The client the store's statements run on.
     let client: PostgresClient
     /// The store's schema and tables.
@@ -223,7 +223,7 @@ public final class PostgresPostStore: Sendable {
         while true {
             do {
                 return try await body()
-            } catch where replayable && attempt < attempts && PostgresFailure.isTransient(error) {
+            } catch  where replayable && attempt < attempts && PostgresFailure.isTransient(error) {
                 let delay = Duration.milliseconds(250) * (1 << (attempt - 1))
                 logger.warning(
                     """
@@ -288,6 +288,10 @@ public final class PostgresPostStore: Sendable {
     /// - Throws: `PostStoreError`: `storeNotFound` for a missing store opened with `.openExisting`,
     ///   `unsupportedVersion`, `migrationMismatch`, `accessDenied`, `storeUnavailable`.
     public func migrate() async throws {
+        try await prepared()
+    }
+
+    package func connect() async throws {
         try await prepared()
     }
 

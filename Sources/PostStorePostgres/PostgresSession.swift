@@ -114,7 +114,7 @@ struct PostgresSession {
         }
         do {
             try await execute("COMMIT")
-        } catch where PostgresFailure.sqlState(of: error) == nil {
+        } catch  where PostgresFailure.sqlState(of: error) == nil {
             throw PostStoreError(
                 .storeUnavailable,
                 "The connection to the PostgreSQL server at \(server) was lost while committing: the write may or "

@@ -1,3 +1,5 @@
+public import PostStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import PostStore
 
 /// Where a PostgreSQL store is: the server, the login, the database and the schema that holds the store.
 ///
@@ -105,7 +106,10 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
     ///   - url: The URL.
     ///   - environment: The variables to read `PGHOST` and the others from; the process's by default.
     /// - Throws: ``PostStoreError/Code/invalidArgument`` naming what is wrong (the password left out).
-    public init(url: String, environment: [String: String] = PostgresStoreLocation.processEnvironment)
+    public init(
+        url: String,
+        environment: [String: String] = PostgresStoreLocation.processEnvironment
+    )
         throws(PostStoreError)
     {
         let shown = Self.redacting(url)
@@ -119,7 +123,8 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
         if let question = text.firstIndex(of: "?") {
             for pair in text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: true) {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2, let key = Self.percentDecoded(parts[0]), let value = Self.percentDecoded(parts[1])
+                guard parts.count == 2, let key = Self.percentDecoded(parts[0]),
+                    let value = Self.percentDecoded(parts[1])
                 else { throw invalid("its query part \"\(Self.redactingParameter(pair))\" is not NAME=VALUE") }
                 parameters.append((key, value))
             }
@@ -136,7 +141,9 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
             let userInfo = text[..<at]
             text = text[text.index(after: at)...]
             let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.percentDecoded(parts[0]) else { throw invalid("its user name is not percent-encoded UTF-8") }
+            guard let name = Self.percentDecoded(parts[0]) else {
+                throw invalid("its user name is not percent-encoded UTF-8")
+            }
             user = name.isEmpty ? nil : name
             if parts.count == 2 {
                 guard let secret = Self.percentDecoded(parts[1]) else {
@@ -151,13 +158,17 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
             guard let close = text.firstIndex(of: "]") else { throw invalid("its IPv6 address lacks a closing ]") }
             host = String(text[text.index(after: text.startIndex)..<close])
             let after = text[text.index(after: close)...]
-            if after.hasPrefix(":") { port = String(after.dropFirst()) } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                port = String(after.dropFirst())
+            } else if !after.isEmpty {
                 throw invalid("unexpected \"\(after)\" after the IPv6 address")
             }
         } else {
             if text.contains(",") { throw invalid("it names several hosts, and PostStore connects to one") }
             let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.percentDecoded(parts[0]) else { throw invalid("its host is not percent-encoded UTF-8") }
+            guard let name = Self.percentDecoded(parts[0]) else {
+                throw invalid("its host is not percent-encoded UTF-8")
+            }
             host = name.isEmpty ? nil : name
             if parts.count == 2 { port = String(parts[1]) }
         }
@@ -263,7 +274,8 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
             query = text[question...]
             text = text[..<question]
         }
-        if let schemeEnd = text.range(of: "://") {
+        // The authority starts after `scheme://`, or after `scheme:` when the slashes were forgotten.
+        if let schemeEnd = text.range(of: "://") ?? text.range(of: ":") {
             let authorityStart = schemeEnd.upperBound
             let authorityEnd = text[authorityStart...].firstIndex(of: "/") ?? text.endIndex
             if let at = text[authorityStart..<authorityEnd].lastIndex(of: "@"),

@@ -35,7 +35,10 @@ package struct SchemaMigration: Sendable, Hashable {
     package static func list(_ files: [(fileName: String, bytes: [UInt8])], folder: String) -> [SchemaMigration] {
         files.map { file in
             guard
-                let migration = SchemaMigration(fileName: file.fileName, sql: String(decoding: file.bytes, as: UTF8.self))
+                let migration = SchemaMigration(
+                    fileName: file.fileName,
+                    sql: String(decoding: file.bytes, as: UTF8.self)
+                )
             else { preconditionFailure("\(folder)/\(file.fileName) is not named NNNN_description.sql") }
             return migration
         }

@@ -3,6 +3,7 @@ import PostStore
 import PostStoreHTTP
 import PostStoreJSONFile
 import PostStoreLive
+import PostStorePostgres
 import PostStoreSQLite
 import PostStoreTestSupport
 import Testing
@@ -12,13 +13,13 @@ import Testing
 /// migration status. The `poststore` tool's options over the same parsers are `ParsingTests`, in PostStoreCLITests.
 @Suite struct StoreEngineTableTests {
     @Test func theTableListsEveryEngineInHelpOrder() {
-        #expect(StoreEngine.all.map(\.scheme) == ["sqlite", "json", "memory"])
-        #expect(StoreEngine.all == [.sqlite, .jsonFile, .inMemory])
+        #expect(StoreEngine.all.map(\.scheme) == ["sqlite", "json", "postgres", "memory"])
+        #expect(StoreEngine.all == [.sqlite, .jsonFile, .postgres, .inMemory])
     }
 
     /// A scheme or an extension named twice would make a spec's engine depend on the table's order.
     @Test func everySchemeAndEveryExtensionNamesOneEngine() {
-        let schemes = StoreEngine.all.map(\.scheme)
+        let schemes = StoreEngine.all.flatMap { [$0.scheme] + $0.schemeAliases }
         let extensions = StoreEngine.all.flatMap(\.fileExtensions)
         #expect(Set(schemes).count == schemes.count, "\(schemes)")
         #expect(Set(extensions).count == extensions.count, "\(extensions)")
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func helpListsEverySpellingFromTheTable() {
-        #expect(StoreSpec.spellings == "sqlite:PATH, json:PATH or memory:")
+        #expect(StoreSpec.spellings == "sqlite:PATH, json:PATH, postgres://HOST/DB or memory:")
         #expect(StoreSpec.fileExtensions == ".sqlite, .sqlite3, .db or .json")
     }
 
@@ -48,6 +49,8 @@ import Testing
         ("/tmp/a.Db", StoreSpec(.sqlite, path: "/tmp/a.Db")),
         ("posts.JSON", StoreSpec(.jsonFile, path: "posts.JSON")),
         ("./c:d/posts.json", StoreSpec(.jsonFile, path: "./c:d/posts.json")),
+        ("postgres://app:secret@db:5433/shop", StoreSpec(.postgres, url: "postgres://app:secret@db:5433/shop")),
+        ("PostgreSQL://db/shop?schema=s", StoreSpec(.postgres, url: "PostgreSQL://db/shop?schema=s")),
     ])
     func storeSpecsParseThroughTheTable(text: String, spec: StoreSpec) throws {
         let parsed = try StoreSpec(parsing: text)
@@ -60,6 +63,7 @@ import Testing
         ("sqlite:", "has no path"),
         ("json:", "has no path"),
         ("memory:x", "memory: takes no path"),
+        ("postgres:shop", "write postgres://HOST/DATABASE"),
         ("", "The store spec is empty."),
         ("dir/", "ends with a slash"),
         ("sqlite:x.db/", "ends with a slash"),
@@ -73,9 +77,18 @@ import Testing
         #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
     }
 
+    @Test func aServerStoreIsShownWithoutItsPassword() throws {
+        let spec = try StoreSpec(parsing: "postgres://app:secret@db:5433/shop?schema=posts&password=other")
+        #expect(spec.description == "postgres://app@db:5433/shop?schema=posts")
+        #expect(spec.displayLocation == spec.description)
+        #expect(spec.path == nil)
+        let bad = #expect(throws: PostStoreError.self) { try StoreSpec(parsing: "postgres:app:secret@db") }
+        #expect(bad?.message.contains("secret") == false, "\(bad?.message ?? "")")
+    }
+
     @Test func anUnknownSpecListsWhatTheTableAccepts() {
         let unknownScheme = #expect(throws: PostStoreError.self) { try StoreSpec(parsing: "ftp:x") }
-        #expect(unknownScheme?.message.hasSuffix("use sqlite:PATH, json:PATH or memory:.") == true)
+        #expect(unknownScheme?.message.hasSuffix("use sqlite:PATH, json:PATH, postgres://HOST/DB or memory:.") == true)
         let unknownExtension = #expect(throws: PostStoreError.self) { try StoreSpec(parsing: "posts.txt") }
         #expect(
             unknownExtension?.message.hasSuffix(

@@ -1,4 +1,5 @@
 import Foundation
+import PostStoreTestSupport
 import Testing
 
 /// Whether the PostgreSQL engine's tests run: they need a server (``PostgresTestServer``). A developer without one
@@ -8,9 +9,9 @@ import Testing
     func postgresTestsRunOrSayHow() {
         guard PostgresTestServer.baseURL == nil else { return }
         if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("CI must run the PostgreSQL tests. \(PostgresTestServer.howToEnable)")
+            Issue.record("CI must run the PostgreSQL tests. \(PostgresTestURL.howToEnable)")
         } else {
-            Issue.record(.init(rawValue: PostgresTestServer.howToEnable), severity: .warning)
+            Issue.record(.init(rawValue: PostgresTestURL.howToEnable), severity: .warning)
         }
     }
 }

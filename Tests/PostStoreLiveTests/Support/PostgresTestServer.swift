@@ -1,30 +1,20 @@
 import Foundation
 import PostStore
 import PostStorePostgres
+import PostStoreTestSupport
 import PostgresNIO
 
-/// The PostgreSQL server the tests run the PostgreSQL engine against: the URL in `POSTSTORE_TEST_POSTGRES_URL`,
-/// which `scripts/postgres.sh start` prints for a throwaway cluster. Without it the PostgreSQL engine is left out
-/// of ``StoreKind/allCases`` and ``PostgresAvailabilityTests`` says how to enable it (and fails under CI).
+/// The PostgreSQL server the tests run the PostgreSQL engine against (``PostgresTestURL``), and what they do on it
+/// as another machine would. Without one the PostgreSQL engine is left out of ``StoreKind/allCases`` and
+/// ``PostgresAvailabilityTests`` says how to enable it (and fails under CI).
 ///
 /// Each store gets a schema of its own (``url(schema:)``), dropped when its test ends.
 enum PostgresTestServer {
-    /// The variable the URL is read from.
-    static let variable = "POSTSTORE_TEST_POSTGRES_URL"
-
-    /// The one line that says how to run the PostgreSQL tests.
-    static let howToEnable =
-        "PostgreSQL tests skipped: run them with \(variable)=$(bash scripts/postgres.sh start) swift test "
-        + "(then bash scripts/postgres.sh stop \"$\(variable)\")."
-
-    /// The server's URL, without a schema; `nil` when the variable is not set.
-    static let baseURL: String? = ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    /// The server's URL, without a schema; `nil` when the tests have none.
+    static var baseURL: String? { PostgresTestURL.base }
 
     /// The URL of a store in its own schema.
-    static func url(schema: String) -> String {
-        let base = baseURL ?? "postgres://localhost/postgres"
-        return base + (base.contains("?") ? "&" : "?") + "schema=" + schema
-    }
+    static func url(schema: String) -> String { PostgresTestURL.url(schema: schema) }
 
     /// A schema name for a test's folder and store name: unique, short enough for PostgreSQL's 63 bytes.
     static func schema(for directory: TemporaryDirectoryName, name: String) -> String {
@@ -100,19 +90,21 @@ enum PostgresTestServer {
         try await withConnection { connection in
             var files: [String: Data] = [:]
             for (table, key) in [("posts", "id"), ("sync_state", "source")] {
-                let exists = try await connection.query(
-                    "SELECT to_regclass(\(quoted(schema) + "." + table)) IS NOT NULL",
-                    logger: connection.logger
-                ).decode(Bool.self).collect().first ?? false
+                let exists =
+                    try await connection.query(
+                        "SELECT to_regclass(\(quoted(schema) + "." + table)) IS NOT NULL",
+                        logger: connection.logger
+                    ).decode(Bool.self).collect().first ?? false
                 guard exists else { continue }
-                let rows = try await connection.query(
-                    """
-                    SELECT string_agg(concat_ws(' ', xmin::text, ctid::text, \(unescaped: key)::text), ','
-                        ORDER BY \(unescaped: key))
-                    FROM \(unescaped: quoted(schema)).\(unescaped: table)
-                    """,
-                    logger: connection.logger
-                ).decode(String?.self).collect().first ?? nil
+                let rows =
+                    try await connection.query(
+                        """
+                        SELECT string_agg(concat_ws(' ', xmin::text, ctid::text, \(unescaped: key)::text), ','
+                            ORDER BY \(unescaped: key))
+                        FROM \(unescaped: quoted(schema)).\(unescaped: table)
+                        """,
+                        logger: connection.logger
+                    ).decode(String?.self).collect().first ?? nil
                 files[table] = Data((rows ?? "").utf8)
             }
             return files
@@ -122,7 +114,10 @@ enum PostgresTestServer {
     /// Drops a store's schema, when the tests made it.
     static func dropSchema(_ schema: String) async throws {
         _ = try await withConnection { connection in
-            try await connection.query("DROP SCHEMA IF EXISTS \(unescaped: quoted(schema)) CASCADE", logger: connection.logger)
+            try await connection.query(
+                "DROP SCHEMA IF EXISTS \(unescaped: quoted(schema)) CASCADE",
+                logger: connection.logger
+            )
         }
     }
 

@@ -10,8 +10,8 @@ import Testing
 
     /// Every library module: each folder of Sources/ except the executables' and the C module's.
     static let libraryModules = [
-        "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStoreLive", "PostStoreConformance",
-        "PostStoreTesting",
+        "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStorePostgres", "PostStoreLive",
+        "PostStoreConformance", "PostStoreTesting",
     ]
 
     /// The folders of Sources/ that are no Swift library: the executables, which choose a backend, and SQLite's C.
@@ -34,7 +34,10 @@ import Testing
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for forbidden in ["Logger(label", "LoggingSystem.bootstrap"] {
-                let lines = text.split(separator: "\n").filter { $0.contains(forbidden) && !$0.contains("///") }
+                // A logger that discards everything (PostgresNIO takes one on every call) prints nothing anywhere.
+                let lines = text.split(separator: "\n").filter {
+                    $0.contains(forbidden) && !$0.contains("///") && !$0.contains("SwiftLogNoOpLogHandler()")
+                }
                 #expect(lines.isEmpty, "\(module)/\(file): \(lines)")
             }
         }
