@@ -10,7 +10,7 @@ import Synchronization
 /// it creates the schema (`poststore` by default) and its tables, or brings them up to date, from the numbered
 /// files of `Migrations/PostgreSQL/`, under an advisory lock so that machines starting at once do not collide.
 ///
-/// It keeps the whole ``PostStoreProtocol`` contract:
+/// It keeps the whole `PostStoreProtocol` contract:
 ///
 /// - A change set is one transaction. Writers of one store are serialized by a table lock taken at the start of
 ///   each write (waiting at most the lock timeout); readers never wait for them and see the last commit.

@@ -105,7 +105,7 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
     /// - Parameters:
     ///   - url: The URL.
     ///   - environment: The variables to read `PGHOST` and the others from; the process's by default.
-    /// - Throws: ``PostStoreError/Code/invalidArgument`` naming what is wrong (the password left out).
+    /// - Throws: `PostStoreError/Code/invalidArgument` naming what is wrong (the password left out).
     public init(
         url: String,
         environment: [String: String] = PostgresStoreLocation.processEnvironment
