@@ -52,8 +52,8 @@ struct QuickStart {
         }
 
         // Each engine's graph comes from the composition root, as an app's would: one store of every engine in its
-        // table.
-        let stores = StoreEngine.all.map { engine in
+        // table that needs no server (the tour runs offline; PostgreSQL's is in the guide's Many Machines).
+        let stores = StoreEngine.all.filter { $0.locationKind != .serverURL }.map { engine in
             guard let fileExtension = engine.fileExtensions.first else { return StoreSpec(engine) }
             return StoreSpec(engine, path: folder.appendingPathComponent("posts." + fileExtension).path)
         }

@@ -28,8 +28,21 @@ enum PostgresTestServer {
     static func withConnection<Result: Sendable>(
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
+        let connection = try await connect()
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// A new connection to the test server, outside any store's pool.
+    private static func connect() async throws -> PostgresConnection {
         let location = try PostgresStoreLocation(url: url(schema: "unused"))
-        let connection = try await PostgresConnection.connect(
+        return try await PostgresConnection.connect(
             configuration: PostgresConnection.Configuration(
                 host: location.host,
                 port: location.port,
@@ -41,14 +54,6 @@ enum PostgresTestServer {
             id: 1,
             logger: Logger(label: "PostgresTestServer")
         )
-        do {
-            let result = try await body(connection)
-            try await connection.close()
-            return result
-        } catch {
-            try? await connection.close()
-            throw error
-        }
     }
 
     /// Takes a store's write lock as another machine's writer would, and returns what releases it.
@@ -56,18 +61,7 @@ enum PostgresTestServer {
         let location = try PostgresStoreLocation(url: url(schema: schema))
         // The store's tables, made as its first call would make them.
         try await PostgresPostStore(location: location).migrate()
-        let connection = try await PostgresConnection.connect(
-            configuration: PostgresConnection.Configuration(
-                host: location.host,
-                port: location.port,
-                username: location.username,
-                password: location.password,
-                database: location.database,
-                tls: .disable
-            ),
-            id: 2,
-            logger: Logger(label: "PostgresTestServer")
-        )
+        let connection = try await connect()
         do {
             try await connection.query("BEGIN", logger: connection.logger)
             try await connection.query(
