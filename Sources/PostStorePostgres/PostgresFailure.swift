@@ -56,6 +56,9 @@ enum PostgresFailure {
                 cause: error
             )
         }
+        if let error = error as? PostgresSessionError, error == .stoppedAnswering {
+            return stoppedAnswering(server: server, cause: error)
+        }
         guard let error = error as? PSQLError else {
             if let error = error as? PostgresDecodingError {
                 return PostStoreError(
@@ -83,12 +86,7 @@ enum PostgresFailure {
                 cause: error
             )
         case .clientClosedConnection:
-            return PostStoreError(
-                .storeUnavailable,
-                "The PostgreSQL server at \(server) stopped answering; the connection was closed and nothing of this "
-                    + "write was saved.",
-                cause: error
-            )
+            return stoppedAnswering(server: server, cause: error)
         case .authMechanismRequiresPassword:
             return PostStoreError(
                 .accessDenied,
@@ -109,6 +107,16 @@ enum PostgresFailure {
         }
     }
 
+    /// The watchdog closed the connection of a server that stopped answering.
+    private static func stoppedAnswering(server: String, cause: any Error & Sendable) -> PostStoreError {
+        PostStoreError(
+            .storeUnavailable,
+            "The PostgreSQL server at \(server) stopped answering; the connection was closed and nothing of this "
+                + "write was saved.",
+            cause: cause
+        )
+    }
+
     private static func serverError(_ error: PSQLError, server: String, tries: String) -> PostStoreError {
         let state = sqlState(of: error) ?? ""
         let said = error.serverInfo?[.message] ?? "no message"
@@ -123,7 +131,10 @@ enum PostgresFailure {
         case "3D000":
             return make(.storeNotFound, "There is no database at \(server): \(said); create it first (createdb).")
         case "55P03":
-            return make(.storeBusy, "Another writer held the store at \(server) past the lock timeout: \(said).")
+            return make(
+                .storeBusy,
+                "Another writer or migration held the store at \(server) past the lock timeout: \(said)."
+            )
         case "57014":
             return make(.storeUnavailable, "A statement on \(server) took longer than the statement timeout: \(said).")
         case "40001", "40P01":

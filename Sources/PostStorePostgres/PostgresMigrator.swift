@@ -5,9 +5,9 @@ import PostgresNIO
 /// Creates and upgrades a store's schema from the numbered, checksummed files of `Migrations/PostgreSQL/`.
 ///
 /// A store is a PostgreSQL schema holding a `poststore_migrations` table that records each applied file by version,
-/// name and checksum. Pending migrations are applied in one transaction under an advisory lock that every PostStore
-/// process takes for this database, so two machines opening a new store at once do not collide: the second waits,
-/// then finds the work done. A store recording a version this build does not know is refused, and so is one whose
+/// name and checksum. Pending migrations are applied in one transaction under an advisory lock on the store, so two
+/// machines opening a new store at once do not collide: the second waits (at most the lock timeout), then finds the
+/// work done; other stores do not wait for it. A store recording a version this build does not know is refused, and so is one whose
 /// recorded file differs from this build's; neither is written to.
 struct PostgresMigrator {
     /// Where the store's schema stands.
@@ -24,21 +24,24 @@ struct PostgresMigrator {
 
     /// The migrations this build carries, from the embedded `Migrations/PostgreSQL/` folder, in version order.
     static let all = SchemaMigration.list(
-        embeddedMigrations.map { ($0.fileName, $0.bytes) },
+        embeddedMigrations,
         folder: "Migrations/PostgreSQL"
     )
 
-    /// The key of the advisory lock every PostStore process takes to migrate a store of a database (a constant:
-    /// migrations are rare, and the extension they may create belongs to the whole database).
-    static let advisoryLockKey: Int64 = 0x506F_7374_5374_6F72  // "PostStor"
+    /// The first half of the key of the advisory lock that migrates a store; the second is the hash of its schema's
+    /// name (two names of one hash only take turns).
+    static let advisoryLockClass: Int32 = 0x5053_5452  // "PSTR"
 
     let names: PostgresNames
     let server: String
+    /// How long to wait for another process's migration before `storeBusy`.
+    let lockTimeout: Duration
     let migrations: [SchemaMigration]
 
-    init(names: PostgresNames, server: String, migrations: [SchemaMigration] = Self.all) {
+    init(names: PostgresNames, server: String, lockTimeout: Duration, migrations: [SchemaMigration] = Self.all) {
         self.names = names
         self.server = server
+        self.lockTimeout = lockTimeout
         self.migrations = migrations
     }
 
@@ -109,8 +112,25 @@ struct PostgresMigrator {
         if before.exists, before.pending.isEmpty { return before }
         if !before.exists, mode == .openExisting { throw notFound }
         try await checkEncoding(session)
-        return try await session.transaction(server: server) { session in
-            try await session.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
+        do {
+            return try await migrateUnderLock(session, mode: mode)
+        } catch  where ["23505", "42710"].contains(PostgresFailure.sqlState(of: error)) {
+            // Another store's migration created pg_trgm, which belongs to the whole database, at the same moment:
+            // it is there now.
+            return try await migrateUnderLock(session, mode: mode)
+        }
+    }
+
+    /// Applies the pending migrations in one transaction that holds the store's migration lock.
+    private func migrateUnderLock(_ session: PostgresSession, mode: StoreOpenMode) async throws -> Status {
+        try await session.transaction(server: server) { session in
+            // Another process's migration is waited for at most the lock timeout (then `storeBusy`), not forever.
+            try await session.execute(
+                "SELECT set_config('lock_timeout', \(String(PostgresPostStore.milliseconds(lockTimeout))), true)"
+            )
+            try await session.execute(
+                "SELECT pg_advisory_xact_lock(\(Self.advisoryLockClass), hashtext(\(names.schema)))"
+            )
             // Again, under the lock: another process may have migrated the store meanwhile.
             let status = try await status(session)
             if !status.exists, mode == .openExisting { throw notFound }

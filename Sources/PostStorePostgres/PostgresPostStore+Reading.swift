@@ -25,7 +25,7 @@ extension PostgresPostStore {
             for try await (id, userId, title, body) in try await session.query(plan.statement).decode(
                 (Int, Int, ByteBuffer, ByteBuffer).self
             ) {
-                session.stillWorking()
+                try session.stillWorking()
                 let post = Post(userId: userId, id: id, title: String(buffer: title), body: String(buffer: body))
                 guard plan.checksInSwift else {
                     posts.append(post)
@@ -53,14 +53,7 @@ extension PostgresPostStore {
         try await read { session in
             try await syncStates(
                 in: session,
-                PostgresQuery(
-                    unsafeSQL: selectSyncState + " WHERE source = $1",
-                    binds: {
-                        var binds = PostgresBindings()
-                        binds.append(ByteBuffer(string: source))
-                        return binds
-                    }()
-                )
+                "\(unescaped: selectSyncState) WHERE source = \(ByteBuffer(string: source))"
             ).first
         }
     }
@@ -72,7 +65,7 @@ extension PostgresPostStore {
     func storedSyncStates(in session: PostgresSession) async throws -> [SyncState] {
         try await syncStates(
             in: session,
-            PostgresQuery(unsafeSQL: selectSyncState + " ORDER BY synced_at_ms DESC, source")
+            "\(unescaped: selectSyncState) ORDER BY synced_at_ms DESC, source"
         )
     }
 

@@ -42,14 +42,8 @@ extension PostgresPostStore: PostStoreProtocol {
     public func preview(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
         try changes.validate()
         return try await read { session in
-            try await session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
-            do {
-                let summary = try await perform(changes, streaming: upserts, in: session, writing: false)
-                await session.rollBack()
-                return summary
-            } catch {
-                await session.rollBack()
-                throw error
+            try await session.snapshot { session in
+                try await perform(changes, streaming: upserts, in: session, writing: false)
             }
         }
     }
@@ -197,7 +191,7 @@ extension PostgresPostStore: PostStoreProtocol {
                     rows.append(post)
                     if rows.isFull {
                         try await rows.send(to: writer)
-                        session.stillWorking()
+                        try session.stillWorking()
                     }
                 }
                 batch = try reader.nextBatch()

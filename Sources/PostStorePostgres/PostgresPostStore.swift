@@ -43,12 +43,12 @@ public final class PostgresPostStore: Sendable, ServerStore {
     /// How long one statement may go without an answer before the connection is closed.
     let answerTimeout: Duration
     /// How many times a transaction is tried when it fails for a passing reason.
-    let attempts: Int
+    static let attempts = 5
     /// Where the store logs retries.
     let logger: Logger
-    /// How to make the first connection of an owned client, which reports a refused login or an unreachable
-    /// server at once (the pool would retry for many seconds, then report neither).
-    private let directConnection: PostgresConnection.Configuration?
+    /// Where an owned client connects, for connections outside its pool (see ``withFirstSession(_:)``); `nil` on
+    /// the app's client.
+    private let location: PostgresStoreLocation?
     /// The task running an owned client.
     private let runningClient: Task<Void, Never>?
     /// The first call's check of the schema, shared by the calls that wait for it.
@@ -71,10 +71,10 @@ public final class PostgresPostStore: Sendable, ServerStore {
         schema: String = PostgresStoreLocation.defaultSchema,
         mode: StoreOpenMode = .createIfMissing,
         lockTimeout: Duration = .seconds(5),
-        statementTimeout: Duration = .seconds(300),
+        statementTimeout: Duration = PostgresStoreLocation.defaultStatementTimeout,
         logger: Logger? = nil
     ) throws(PostStoreError) {
-        try PostgresStoreLocation.checkIdentifier(schema, what: "schema") {
+        try PostgresStoreLocation.checkSchemaName(schema) {
             PostStoreError(.invalidArgument, "The PostgreSQL store's schema is not valid: \($0).")
         }
         self.init(
@@ -85,7 +85,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
             lockTimeout: lockTimeout,
             answerTimeout: statementTimeout,
             logger: logger,
-            directConnection: nil,
+            location: nil,
             runningClient: nil
         )
     }
@@ -105,26 +105,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
         maximumConnections: Int = 8,
         logger: Logger? = nil
     ) {
-        var configuration = PostgresClient.Configuration(
-            host: location.host,
-            port: location.port,
-            username: location.username,
-            password: location.password,
-            database: location.database,
-            tls: location.clientTLS
-        )
-        if location.host.hasPrefix("/") {
-            configuration = PostgresClient.Configuration(
-                unixSocketPath: location.socketPath,
-                username: location.username,
-                password: location.password,
-                database: location.database
-            )
-        }
-        configuration.options.connectTimeout = location.connectTimeout
-        configuration.options.maximumConnections = max(1, maximumConnections)
-        configuration.options.additionalStartupParameters = location.startupParameters
-        let client = PostgresClient(configuration: configuration)
+        let client = PostgresClient(configuration: location.clientConfiguration(maximumConnections: maximumConnections))
         self.init(
             client: client,
             names: PostgresNames(schema: location.schema),
@@ -133,7 +114,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
             lockTimeout: lockTimeout,
             answerTimeout: location.statementTimeout + .seconds(5),
             logger: logger,
-            directConnection: location.connectionConfiguration,
+            location: location,
             runningClient: Task { await client.run() }
         )
     }
@@ -146,7 +127,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
         lockTimeout: Duration,
         answerTimeout: Duration,
         logger: Logger?,
-        directConnection: PostgresConnection.Configuration?,
+        location: PostgresStoreLocation?,
         runningClient: Task<Void, Never>?
     ) {
         self.client = client
@@ -155,9 +136,8 @@ public final class PostgresPostStore: Sendable, ServerStore {
         self.mode = mode
         self.lockTimeout = lockTimeout
         self.answerTimeout = answerTimeout
-        self.attempts = 5
         self.logger = logger ?? Logger(label: "PostStore.PostgreSQL", factory: { _ in SwiftLogNoOpLogHandler() })
-        self.directConnection = directConnection
+        self.location = location
         self.runningClient = runningClient
     }
 
@@ -178,22 +158,13 @@ public final class PostgresPostStore: Sendable, ServerStore {
     }
 
     /// Runs a write in one transaction that holds the store's write lock: the table lock that serializes writers
-    /// of this store and lets readers be.
-    ///
-    /// - Parameter replayable: Whether the whole write can run again after a passing failure (its stream can be
-    ///   read again).
-    func write<Result: Sendable>(
-        replayable: Bool = true,
-        _ body: (PostgresSession) async throws -> Result
-    ) async throws -> Result {
+    /// of this store and lets readers be. A write is always replayable: a stream makes a new reader per attempt.
+    func write<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
         try await prepared()
-        return try await withRetries(replayable: replayable) {
+        return try await withRetries {
             try await withSession { session in
                 try await session.transaction(server: server) { session in
-                    try await session.execute(
-                        "SET LOCAL lock_timeout = \(unescaped: String(Self.milliseconds(lockTimeout)))"
-                    )
-                    try await session.execute("LOCK TABLE \(unescaped: names.posts) IN SHARE ROW EXCLUSIVE MODE")
+                    try await takeWriteLock(in: session)
                     return try await body(session)
                 }
             }
@@ -215,15 +186,12 @@ public final class PostgresPostStore: Sendable, ServerStore {
 
     /// Tries the body up to ``attempts`` times while it fails for a passing reason, waiting longer each time
     /// (0.25 s, then doubling), and turns what it finally throws into a `PostStoreError`.
-    func withRetries<Result>(
-        replayable: Bool = true,
-        _ body: () async throws -> Result
-    ) async throws -> Result {
+    func withRetries<Result>(_ body: () async throws -> Result) async throws -> Result {
         var attempt = 1
         while true {
             do {
                 return try await body()
-            } catch  where replayable && attempt < attempts && PostgresFailure.isTransient(error) {
+            } catch  where attempt < Self.attempts && PostgresFailure.isTransient(error) {
                 let delay = Duration.milliseconds(250) * (1 << (attempt - 1))
                 logger.warning(
                     """
@@ -259,31 +227,38 @@ public final class PostgresPostStore: Sendable, ServerStore {
     }
 
     private func prepare() async throws {
-        let migrator = PostgresMigrator(names: names, server: server)
-        try await withRetries {
-            if let directConnection {
-                let connection = try await PostgresConnection.connect(
-                    configuration: directConnection,
-                    id: 0,
-                    logger: logger
-                )
-                do {
-                    try await PostgresSession.withSession(on: connection, limit: answerTimeout, logger: logger) {
-                        _ = try await migrator.migrate($0, mode: mode)
-                    }
-                    try await connection.close()
-                } catch {
-                    // PostgresNIO requires every connection to be closed before it goes.
-                    try? await connection.close()
-                    throw error
-                }
-            } else {
-                _ = try await withSession { try await migrator.migrate($0, mode: mode) }
+        try await withRetries { _ = try await withFirstSession { try await migrator.migrate($0, mode: mode) } }
+    }
+
+    /// Runs the body on a connection outside the pool for an owned client, on a pooled one for the app's.
+    ///
+    /// A connection of its own reports a refused login or an unreachable server at once and precisely, where the
+    /// pool would retry for many seconds and then report neither; the store's first call and `migrate --status`
+    /// go this way.
+    private func withFirstSession<Result: Sendable>(
+        _ body: (PostgresSession) async throws -> Result
+    ) async throws -> Result {
+        guard let location else { return try await withSession(body) }
+        let connection = try await PostgresConnection.connect(
+            configuration: try location.connectionConfiguration(),
+            id: 0,
+            logger: logger
+        )
+        do {
+            let result = try await PostgresSession.withSession(on: connection, limit: answerTimeout, logger: logger) {
+                try await body($0)
             }
+            try await connection.close()
+            return result
+        } catch {
+            // PostgresNIO requires every connection to be closed before it goes.
+            try? await connection.close()
+            throw error
         }
     }
 
-    /// Brings the store's schema up to date now rather than on the first call.
+    /// Brings the store's schema up to date now rather than on the first call; the `poststore` commands call it
+    /// right after opening, so that a missing store or an unreachable server is reported before any work.
     ///
     /// - Throws: `PostStoreError`: `storeNotFound` for a missing store opened with `.openExisting`,
     ///   `unsupportedVersion`, `migrationMismatch`, `accessDenied`, `storeUnavailable`.
@@ -291,20 +266,18 @@ public final class PostgresPostStore: Sendable, ServerStore {
         try await prepared()
     }
 
-    package func connect() async throws {
-        try await prepared()
-    }
-
     /// The schema's migrations, applied and pending, changing nothing.
     ///
     /// - Throws: `PostStoreError`, as ``migrate()`` (a missing store has every migration pending).
     func migrationStatus() async throws -> PostgresMigrator.Status {
-        let migrator = PostgresMigrator(names: names, server: server)
-        return try await withRetries { try await withSession { try await migrator.status($0) } }
+        try await withRetries { try await withFirstSession { try await migrator.status($0) } }
     }
 
+    /// The store's migrator.
+    private var migrator: PostgresMigrator { PostgresMigrator(names: names, server: server, lockTimeout: lockTimeout) }
+
     /// `storeNotFound` for this store.
-    var notFound: PostStoreError { PostgresMigrator(names: names, server: server).notFound }
+    var notFound: PostStoreError { migrator.notFound }
 
     static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

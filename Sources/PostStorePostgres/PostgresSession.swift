@@ -37,24 +37,19 @@ struct PostgresSession {
     ) async throws -> Result {
         let watchdog = Watchdog(limit: limit, connection: connection)
         defer { watchdog.stop() }
-        // PostgresNIO does not end a statement when its task is cancelled (a write waiting for the lock would wait
-        // on): closing the connection ends it, and the server rolls the transaction back.
-        return try await withTaskCancellationHandler {
-            try await body(PostgresSession(connection: connection, logger: logger, watchdog: watchdog))
-        } onCancel: {
-            watchdog.closeConnection()
-        }
+        return try await body(PostgresSession(connection: connection, logger: logger, watchdog: watchdog))
     }
 
     /// Runs a statement and returns its rows, to be read before the next statement.
     func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
-        watchdog.extend()
+        // PostgresNIO never answers a statement sent on a closed connection: none is sent once the watchdog closed it.
+        try watchdog.extend()
         return try await connection.query(query, logger: logger)
     }
 
     /// Runs a statement and discards what it returns.
     func execute(_ query: PostgresQuery) async throws {
-        for try await _ in try await self.query(query) { watchdog.extend() }
+        for try await _ in try await self.query(query) { try watchdog.extend() }
     }
 
     /// The rows of a statement, decoded.
@@ -64,7 +59,7 @@ struct PostgresSession {
     ) async throws -> [(repeat each Column)] {
         var rows: [(repeat each Column)] = []
         for try await row in try await self.query(query).decode(types) {
-            watchdog.extend()
+            try watchdog.extend()
             rows.append(row)
         }
         return rows
@@ -85,26 +80,24 @@ struct PostgresSession {
         columns: [String],
         writeData: (PostgresCopyFromWriter) async throws -> Void
     ) async throws {
-        watchdog.extend()
+        try watchdog.extend()
         try await connection.copyFrom(table: table, columns: columns, logger: logger, writeData: writeData)
     }
 
     /// Tells the watchdog that the call is still making progress (a long read or write between statements).
-    func stillWorking() {
-        watchdog.extend()
+    func stillWorking() throws {
+        try watchdog.extend()
     }
 
-    /// Runs the body in a transaction that `begin` opens (`BEGIN`, or one with an isolation level), committed when
-    /// it returns, rolled back when it throws.
+    /// Runs the body in a transaction, committed when it returns, rolled back when it throws.
     ///
     /// A connection lost while the `COMMIT` is on its way leaves the outcome unknown, so that failure is not one
     /// to retry blindly: it is reported as such.
     func transaction<Result>(
-        begin: PostgresQuery = "BEGIN",
         server: String,
         _ body: (PostgresSession) async throws -> Result
     ) async throws -> Result {
-        try await execute(begin)
+        try await execute("BEGIN")
         let result: Result
         do {
             result = try await body(self)
@@ -125,12 +118,13 @@ struct PostgresSession {
         return result
     }
 
-    /// Runs the body in a read-only transaction that sees one snapshot, and rolls it back.
+    /// Runs the body in a transaction that sees one snapshot of the store, and rolls it back whatever the body
+    /// wrote (a preview's temporary table).
     func snapshot<Result>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
-        try await execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try await execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         do {
             let result = try await body(self)
-            try await execute("COMMIT")
+            await rollBack()
             return result
         } catch {
             await rollBack()
@@ -152,41 +146,44 @@ struct PostgresSession {
 enum PostgresSessionError: Error {
     /// A statement that always returns one row returned none.
     case noRow
+    /// The server stopped answering and the watchdog closed the connection.
+    case stoppedAnswering
 }
 
-/// Closes a connection when no statement of the call has made progress within the limit.
+/// Closes a connection when no statement of the call has made progress within the limit, and refuses statements
+/// after that.
 private final class Watchdog: Sendable {
     private let limit: Duration
-    private let deadline: Mutex<ContinuousClock.Instant>
+    /// When the connection is closed unless a statement makes progress first; `nil` once it was closed.
+    private let deadline: Mutex<ContinuousClock.Instant?>
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
-
-    private let connection: PostgresConnection
 
     init(limit: Duration, connection: PostgresConnection) {
         self.limit = limit
-        self.connection = connection
         deadline = Mutex(.now + limit)
         let started = Task { [self] in
             while !Task.isCancelled {
-                let due = deadline.withLock { $0 }
-                guard ContinuousClock.now >= due else {
-                    try? await Task.sleep(until: due, clock: .continuous)
-                    continue
+                let due: ContinuousClock.Instant? = self.deadline.withLock { due in
+                    guard let pending = due, ContinuousClock.now >= pending else { return due }
+                    due = nil
+                    return nil
                 }
-                try? await connection.close()
-                return
+                guard let due else {
+                    try? await connection.close()
+                    return
+                }
+                try? await Task.sleep(until: due, clock: .continuous)
             }
         }
         task.withLock { $0 = started }
     }
 
-    func extend() {
-        deadline.withLock { $0 = .now + limit }
-    }
-
-    /// Closes the connection now, which fails the statement in flight.
-    func closeConnection() {
-        Task { [connection] in try? await connection.close() }
+    /// Moves the deadline on; after the connection was closed, throws instead.
+    func extend() throws {
+        try deadline.withLock { due in
+            guard due != nil else { throw PostgresSessionError.stoppedAnswering }
+            due = .now + limit
+        }
     }
 
     func stop() {

@@ -1,13 +1,78 @@
 import PostgresNIO
 
 extension PostgresStoreLocation {
-    /// The TLS settings of a `PostgresClient`, as libpq's `sslmode` means them.
-    var clientTLS: PostgresClient.Configuration.TLS {
-        switch tls {
-        case .disable: .disable
-        case .prefer: .prefer(tlsConfiguration)
-        default: .require(tlsConfiguration)
+    /// The configuration of the pool a store runs for this location.
+    ///
+    /// - Parameter maximumConnections: The most connections the pool opens.
+    func clientConfiguration(maximumConnections: Int) -> PostgresClient.Configuration {
+        var configuration =
+            isSocketFolder
+            ? PostgresClient.Configuration(
+                unixSocketPath: socketPath,
+                username: username,
+                password: password,
+                database: database
+            )
+            : PostgresClient.Configuration(
+                host: host,
+                port: port,
+                username: username,
+                password: password,
+                database: database,
+                tls: {
+                    switch tls {
+                    case .disable: .disable
+                    case .prefer: .prefer(tlsConfiguration)
+                    case .require, .verifyCA, .verifyFull: .require(tlsConfiguration)
+                    }
+                }()
+            )
+        configuration.options.connectTimeout = connectTimeout
+        configuration.options.maximumConnections = max(1, maximumConnections)
+        configuration.options.additionalStartupParameters = startupParameters
+        return configuration
+    }
+
+    /// The configuration of one connection outside the pool (the store's first, which reports a refused login or
+    /// an unreachable server at once, where the pool would retry for many seconds and then report neither).
+    ///
+    /// - Throws: What NIOSSL throws when it cannot make the TLS context.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        if isSocketFolder {
+            configuration = PostgresConnection.Configuration(
+                unixSocketPath: socketPath,
+                username: username,
+                password: password,
+                database: database
+            )
+        } else {
+            let connectionTLS: PostgresConnection.Configuration.TLS =
+                switch tls {
+                case .disable: .disable
+                case .prefer: .prefer(try NIOSSLContext(configuration: tlsConfiguration))
+                case .require, .verifyCA, .verifyFull: .require(try NIOSSLContext(configuration: tlsConfiguration))
+                }
+            configuration = PostgresConnection.Configuration(
+                host: host,
+                port: port,
+                username: username,
+                password: password,
+                database: database,
+                tls: connectionTLS
+            )
         }
+        configuration.options.connectTimeout = TimeAmount(connectTimeout)
+        configuration.options.additionalStartupParameters = startupParameters
+        return configuration
+    }
+
+    /// Whether ``host`` names the folder of the server's Unix-domain socket rather than a host.
+    private var isSocketFolder: Bool { host.hasPrefix("/") }
+
+    /// The path of the server's socket when ``host`` is a folder, as libpq names it: `FOLDER/.s.PGSQL.PORT`.
+    var socketPath: String {
+        (host.hasSuffix("/") ? host : host + "/") + ".s.PGSQL.\(port)"
     }
 
     /// The certificate checks of ``tls``: none below `verify-ca`, as libpq.
@@ -21,14 +86,9 @@ extension PostgresStoreLocation {
         return configuration
     }
 
-    /// The path of the server's socket when ``host`` is a folder, as libpq names it: `FOLDER/.s.PGSQL.PORT`.
-    var socketPath: String {
-        (host.hasSuffix("/") ? host : host + "/") + ".s.PGSQL.\(port)"
-    }
-
     /// Settings sent when each connection starts: the statement timeout, and the application's name for
     /// `pg_stat_activity`.
-    var startupParameters: [(String, String)] {
+    private var startupParameters: [(String, String)] {
         [
             ("statement_timeout", String(PostgresPostStore.milliseconds(statementTimeout))),
             ("application_name", "poststore"),
@@ -36,44 +96,5 @@ extension PostgresStoreLocation {
             // within a second, rather than when the lock comes.
             ("client_connection_check_interval", "1000"),
         ]
-    }
-
-    /// The configuration of one direct connection to the location (the first, which reports failures precisely).
-    var connectionConfiguration: PostgresConnection.Configuration? {
-        var configuration: PostgresConnection.Configuration
-        if host.hasPrefix("/") {
-            configuration = PostgresConnection.Configuration(
-                unixSocketPath: socketPath,
-                username: username,
-                password: password,
-                database: database
-            )
-        } else {
-            let connectionTLS: PostgresConnection.Configuration.TLS
-            switch tls {
-            case .disable:
-                connectionTLS = .disable
-            case .prefer:
-                guard let context = try? NIOSSLContext(configuration: tlsConfiguration) else { return nil }
-                connectionTLS = .prefer(context)
-            default:
-                guard let context = try? NIOSSLContext(configuration: tlsConfiguration) else { return nil }
-                connectionTLS = .require(context)
-            }
-            configuration = PostgresConnection.Configuration(
-                host: host,
-                port: port,
-                username: username,
-                password: password,
-                database: database,
-                tls: connectionTLS
-            )
-        }
-        configuration.options.connectTimeout = TimeAmount.nanoseconds(
-            Int64(connectTimeout.components.seconds) * 1_000_000_000
-                + connectTimeout.components.attoseconds / 1_000_000_000
-        )
-        configuration.options.additionalStartupParameters = startupParameters
-        return configuration
     }
 }

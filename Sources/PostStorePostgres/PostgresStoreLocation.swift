@@ -1,3 +1,4 @@
+import Foundation
 public import PostStore
 
 #if canImport(Glibc)
@@ -61,6 +62,10 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
 
     /// The schema a store is in when the URL names none.
     public static let defaultSchema = "poststore"
+    /// How long connecting may take when the URL does not say (libpq's `connect_timeout`).
+    public static let defaultConnectTimeout: Duration = .seconds(10)
+    /// How long a statement may run when the URL does not say (`statement_timeout`).
+    public static let defaultStatementTimeout: Duration = .seconds(300)
 
     /// A location from its parts.
     ///
@@ -82,8 +87,8 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
         database: String,
         schema: String = PostgresStoreLocation.defaultSchema,
         tls: TLSMode = .prefer,
-        connectTimeout: Duration = .seconds(10),
-        statementTimeout: Duration = .seconds(300)
+        connectTimeout: Duration = PostgresStoreLocation.defaultConnectTimeout,
+        statementTimeout: Duration = PostgresStoreLocation.defaultStatementTimeout
     ) {
         self.host = host
         self.port = port
@@ -210,7 +215,7 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
             )
         }
         let schemaName = schema ?? Self.defaultSchema
-        try Self.checkIdentifier(schemaName, what: "schema") { invalid($0) }
+        try Self.checkSchemaName(schemaName) { invalid($0) }
         self.init(
             host: host ?? environment["PGHOST"].nonEmpty ?? "localhost",
             port: portNumber,
@@ -224,7 +229,7 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
                     throw invalid("connect_timeout \"\(text)\" is not a whole number of seconds above 0")
                 }
                 return .seconds(seconds)
-            } ?? .seconds(10),
+            } ?? Self.defaultConnectTimeout,
             statementTimeout: try statementTimeout.map { text throws(PostStoreError) in
                 guard let duration = Self.duration(text) else {
                     throw invalid(
@@ -232,7 +237,7 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
                     )
                 }
                 return duration
-            } ?? .seconds(300)
+            } ?? Self.defaultStatementTimeout
         )
     }
 
@@ -250,18 +255,7 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
     }
 
     /// The process's environment, where libpq's variables are read from by default.
-    public static var processEnvironment: [String: String] {
-        var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return variables
-    }
+    public static var processEnvironment: [String: String] { ProcessInfo.processInfo.environment }
 
     /// A URL as typed, with any password taken out, for messages about a URL that may not parse.
     ///
@@ -293,17 +287,13 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
         pair.hasPrefix("password=") || pair == "password" ? "password=…" : String(pair)
     }
 
-    /// Checks a name PostgreSQL will take as an identifier: not empty, no NUL, at most 63 bytes (PostgreSQL would
-    /// cut a longer one short, and another store's name could then collide with it).
-    static func checkIdentifier(
-        _ name: String,
-        what: String,
-        invalid: (String) -> PostStoreError
-    ) throws(PostStoreError) {
-        guard !name.isEmpty else { throw invalid("its \(what) name is empty") }
-        guard !name.utf8.contains(0) else { throw invalid("its \(what) name contains a NUL character") }
+    /// Checks a schema name PostgreSQL will take as an identifier: not empty, no NUL, at most 63 bytes (PostgreSQL
+    /// would cut a longer one short, and another store's name could then collide with it).
+    static func checkSchemaName(_ name: String, invalid: (String) -> PostStoreError) throws(PostStoreError) {
+        guard !name.isEmpty else { throw invalid("its schema name is empty") }
+        guard !name.utf8.contains(0) else { throw invalid("its schema name contains a NUL character") }
         guard name.utf8.count <= 63 else {
-            throw invalid("its \(what) name is \(name.utf8.count) bytes long; PostgreSQL takes at most 63")
+            throw invalid("its schema name is \(name.utf8.count) bytes long; PostgreSQL takes at most 63")
         }
     }
 
@@ -325,46 +315,19 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
         return "postgres"
     }
 
+    /// The text with its `%XX` escapes decoded; `nil` when one is malformed or the bytes are not UTF-8.
     private static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
+        text.contains("%") ? String(text).removingPercentEncoding : String(text)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
+    /// The text with every byte outside RFC 3986's unreserved characters written `%XX`.
     private static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return encoded
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+    )
 }
 
 extension Optional where Wrapped == String {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct PostgresAvailabilityTests {
     @Test("the PostgreSQL tests run, or say how to run them (and fail under CI)")
     func postgresTestsRunOrSayHow() {
-        guard PostgresTestServer.baseURL == nil else { return }
+        guard PostgresTestURL.base == nil else { return }
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record("CI must run the PostgreSQL tests. \(PostgresTestURL.howToEnable)")
         } else {

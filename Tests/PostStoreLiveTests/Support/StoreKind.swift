@@ -40,7 +40,7 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
     /// Every engine of the table, and the configurations of an engine worth a run of their own; an engine whose
     /// stores are on a server only when the tests have one (see ``PostgresTestServer``).
     static let allCases: [StoreKind] =
-        StoreEngine.all.filter { $0.locationKind != .serverURL || PostgresTestServer.baseURL != nil }
+        StoreEngine.all.filter { $0.locationKind != .serverURL || PostgresTestURL.base != nil }
         .map(StoreKind.init) + [.sqliteWithoutSearchIndex]
 
     static let inMemory = StoreKind(.inMemory)
@@ -55,7 +55,7 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
             mode: options.mode,
             busyTimeout: options.lockTimeout,
             searchIndex: false,
-            clock: options.clock
+            clock: try options.clock()
         )
     }
 
@@ -85,13 +85,15 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
     /// The store's data file, for the persistent kinds: `name` with the engine's first file extension; for a
     /// server's kind, its URL, with a schema named after the folder and `name`.
     func file(in directory: TemporaryDirectory, name: String = "store") -> String {
-        if isOnServer { return PostgresTestServer.url(schema: schema(in: directory, name: name)) }
+        if isOnServer { return PostgresTestURL.url(schema: schema(in: directory, name: name)) }
         return directory.file(name + "." + (engine.fileExtensions.first ?? ""))
     }
 
-    /// The schema of a server kind's store.
+    /// The schema of a server kind's store: named after the folder (unique) and `name`, within PostgreSQL's 63 bytes.
     func schema(in directory: TemporaryDirectory, name: String = "store") -> String {
-        PostgresTestServer.schema(for: directory.path.split(separator: "/").last.map(String.init) ?? "", name: name)
+        let folder = directory.path.split(separator: "/").last ?? ""
+        let letters = { (text: Substring) in text.lowercased().filter { $0.isLetter || $0.isNumber } }
+        return "t_\(letters(folder).suffix(24))_\(letters(Substring(name)).prefix(24))"
     }
 
     /// Another instance on the same data (a second process would see the same), or `nil` for in-memory stores.
