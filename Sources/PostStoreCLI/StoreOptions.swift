@@ -73,8 +73,7 @@ struct StoreOptions: ParsableArguments {
         return container
     }
 
-    /// The store alone, for the commands that only read or copy; a store on a server is connected to, so that a
-    /// missing one is reported here, as a missing file is.
+    /// The store alone, for the commands that only read or copy.
     static func store(
         _ spec: StoreSpec,
         openMode: StoreOpenMode,
@@ -83,32 +82,30 @@ struct StoreOptions: ParsableArguments {
         try refuseFolder(spec, openMode: openMode)
         var configuration = PostStoreConfiguration(store: spec, openMode: openMode)
         configuration.buildsOffToTheSide = buildsOffToTheSide
-        return try await pointingAtSync(spec) {
-            let store: any PostStoreProtocol = try live(configuration).resolve()
-            try await (store as? any ServerStore)?.connect()
+        return try await openStore(of: live(configuration), spec)
+    }
+
+    /// Opens the store of a live graph now, so that a missing one is reported before any work: a file store opens
+    /// its file, a store on a server connects (and migrates, as its first call would).
+    @discardableResult
+    static func openStore(of graph: DependencyStore, _ spec: StoreSpec) async throws -> any PostStoreProtocol {
+        try await pointingAtSync(spec) {
+            let store: any PostStoreProtocol = try graph.resolve()
+            try await (store as? any ServerStore)?.migrate()
             return store
         }
     }
 
     /// Runs `body`, adding to a missing store's error that `poststore sync` creates it.
-    static func pointingAtSync<Result>(_ spec: StoreSpec, _ body: () throws -> Result) throws -> Result {
-        do {
-            return try body()
-        } catch let error as PostStoreError where error.code == .storeNotFound {
-            throw addingSyncAdvice(to: error, spec)
-        }
-    }
-
-    /// ``pointingAtSync(_:_:)`` for a body that waits (a store on a server).
     static func pointingAtSync<Result>(_ spec: StoreSpec, _ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
         } catch let error as PostStoreError where error.code == .storeNotFound {
-            throw addingSyncAdvice(to: error, spec)
+            throw PostStoreError(
+                .storeNotFound,
+                "\(error.message) Run `poststore sync --store \(spec)` first.",
+                path: error.path
+            )
         }
-    }
-
-    private static func addingSyncAdvice(to error: PostStoreError, _ spec: StoreSpec) -> PostStoreError {
-        PostStoreError(.storeNotFound, "\(error.message) Run `poststore sync --store \(spec)` first.", path: error.path)
     }
 }

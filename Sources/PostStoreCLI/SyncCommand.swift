@@ -167,7 +167,7 @@ struct SyncCommand: AsyncParsableCommand {
         defer { newStore.discard() }
         // The staged store is released when `build` returns, before it is published.
         let (report, posts) = try await newStore.build {
-            let staged = try wire(newStore.stagedSpec, source, buildsOffToTheSide: true)
+            let staged = try await wire(newStore.stagedSpec, source, buildsOffToTheSide: true)
             let posts = ReplayingPostDataService(try staged.resolve())
             return (try await syncService(staged, posts).sync(options, progress: progress.show), posts)
         }
@@ -175,7 +175,7 @@ struct SyncCommand: AsyncParsableCommand {
         // Another process created the store meanwhile: sync into it as any later sync would, with the posts already
         // read (standard input cannot be read twice).
         try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await syncService(try wire(spec, source), posts).sync(options, progress: progress.show)
+        return try await syncService(try await wire(spec, source), posts).sync(options, progress: progress.show)
     }
 
     /// A sync service for the store of `graph`, reading `posts`.
@@ -189,8 +189,8 @@ struct SyncCommand: AsyncParsableCommand {
         _ spec: StoreSpec,
         _ source: PostStoreConfiguration.Source,
         buildsOffToTheSide: Bool = false
-    ) throws -> DependencyStore {
-        let wire = { (spec: StoreSpec, openMode: StoreOpenMode) in
+    ) async throws -> DependencyStore {
+        let wire = { (spec: StoreSpec, openMode: StoreOpenMode) async throws in
             var configuration = PostStoreConfiguration(
                 store: spec,
                 source: source,
@@ -202,14 +202,14 @@ struct SyncCommand: AsyncParsableCommand {
             configuration.buildsOffToTheSide = buildsOffToTheSide
             let graph = StoreOptions.live(configuration, logger: logger)
             // The store is opened now, so that a missing one is reported before anything is fetched.
-            _ = try StoreOptions.pointingAtSync(spec) { try graph.resolve((any PostStoreProtocol).self) }
+            try await StoreOptions.openStore(of: graph, spec)
             return graph
         }
-        guard dryRun else { return try wire(spec, .createIfMissing) }
+        guard dryRun else { return try await wire(spec, .createIfMissing) }
         do {
-            return try wire(spec, .openExisting)
+            return try await wire(spec, .openExisting)
         } catch let error as PostStoreError where error.code == .storeNotFound {
-            return try wire(StoreSpec(.inMemory), .createIfMissing)
+            return try await wire(StoreSpec(.inMemory), .createIfMissing)
         }
     }
 

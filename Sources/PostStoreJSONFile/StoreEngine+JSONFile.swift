@@ -11,8 +11,8 @@ extension StoreEngine {
                 path: path ?? "",
                 mode: options.mode,
                 lockTimeout: options.lockTimeout,
-                fileSystem: options.fileSystem,
-                clock: options.clock
+                fileSystem: try options.fileSystem(),
+                clock: try options.clock()
             )
         },
         withoutMigrationsBecause: "a JSON store's format is versioned as a whole"

@@ -30,19 +30,17 @@ extension DependencyStore {
         if let logger { register(logger, for: Logger.self) }
         register((any PostStoreProtocol).self) { container in
             let store = configuration.store
-            // An engine without files needs neither a file system nor a clock from the container.
-            let clock: any ClockProtocol =
-                store.engine.storesInFile ? try container.resolve((any ClockProtocol).self) : SystemClock()
-            let fileSystem: any FileSystemProtocol =
-                store.engine.storesInFile ? try container.resolve((any FileSystemProtocol).self) : LocalFileSystem()
+            // Each collaborator is resolved only when the engine asks for it: the file engines a clock, the JSON
+            // engine a file system, an in-memory or server store neither.
             return try store.engine.open(
                 store.location,
                 StoreOpenOptions(
                     mode: configuration.openMode,
                     lockTimeout: configuration.lockTimeout,
                     buildsOffToTheSide: configuration.buildsOffToTheSide,
-                    clock: clock,
-                    fileSystem: fileSystem
+                    clock: try container.resolve((any ClockProtocol).self),
+                    fileSystem: try container.resolve((any FileSystemProtocol).self),
+                    logger: container.logger
                 )
             )
         }

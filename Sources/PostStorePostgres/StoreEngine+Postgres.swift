@@ -13,7 +13,8 @@ extension StoreEngine {
             PostgresPostStore(
                 location: try PostgresStoreLocation(url: url ?? ""),
                 mode: options.mode,
-                lockTimeout: options.lockTimeout
+                lockTimeout: options.lockTimeout,
+                logger: options.logger
             )
         },
         migrationStatus: { url in

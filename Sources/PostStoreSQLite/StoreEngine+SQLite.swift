@@ -13,7 +13,7 @@ extension StoreEngine {
                 busyTimeout: options.lockTimeout,
                 searchIndex: true,
                 migrator: SQLiteMigrator(),
-                clock: options.clock,
+                clock: try options.clock(),
                 buildingOffToTheSide: options.buildsOffToTheSide
             )
         },

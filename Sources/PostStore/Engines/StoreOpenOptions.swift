@@ -1,5 +1,8 @@
+package import Logging
+
 /// How the composition root asks an engine to open a store: the settings every engine understands, and the live
-/// collaborators the file engines take.
+/// collaborators, each made only when an engine asks for it (the file engines take a clock, the JSON engine a file
+/// system, an engine on a server neither).
 package struct StoreOpenOptions: Sendable {
     /// Whether a missing store is created or an error.
     package var mode: StoreOpenMode
@@ -9,21 +12,25 @@ package struct StoreOpenOptions: Sendable {
     /// before it is published, so the engine may skip what only protects other connections (SQLite's WAL).
     package var buildsOffToTheSide: Bool
     /// What waits for locks measure and sleep on.
-    package var clock: any ClockProtocol
+    package var clock: @Sendable () throws -> any ClockProtocol
     /// The file system the JSON engine reads and writes through.
-    package var fileSystem: any FileSystemProtocol
+    package var fileSystem: @Sendable () throws -> any FileSystemProtocol
+    /// Where an engine logs what it retries; `nil` logs nothing.
+    package var logger: Logger?
 
     package init(
         mode: StoreOpenMode,
         lockTimeout: Duration,
         buildsOffToTheSide: Bool = false,
-        clock: any ClockProtocol,
-        fileSystem: any FileSystemProtocol
+        clock: @autoclosure @escaping @Sendable () throws -> any ClockProtocol,
+        fileSystem: @autoclosure @escaping @Sendable () throws -> any FileSystemProtocol,
+        logger: Logger? = nil
     ) {
         self.mode = mode
         self.lockTimeout = lockTimeout
         self.buildsOffToTheSide = buildsOffToTheSide
         self.clock = clock
         self.fileSystem = fileSystem
+        self.logger = logger
     }
 }
