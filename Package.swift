@@ -217,7 +217,7 @@ let package = Package(
         // engines' agreement, syncs and paths across the file engines.
         .testTarget(
             name: "PostStorePostgresTests",
-            dependencies: ["PostStore", "PostStorePostgres"],
+            dependencies: ["PostStore", "PostStorePostgres", "PostStorePostgresMigrations", "PostStoreTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,19 +1,11 @@
-/// One SQL migration file of the PostgreSQL engine (`Migrations/PostgreSQL/`), compiled into the binary.
-public struct EmbeddedMigration: Sendable {
-    /// The file name, for example `0001_create_posts.sql`.
-    public let fileName: String
-
-    /// The file's bytes, exactly as they are on disk.
-    public let bytes: [UInt8]
-}
-
-/// Every migration file, in the order they apply.
+/// Every migration file of the PostgreSQL engine (`Migrations/PostgreSQL/`), in the order they apply: each file's name
+/// and its bytes exactly as they are on disk, compiled into the binary.
 ///
 /// SwiftPM turns each `.embedInCode` resource into a `PackageResources` byte array whose name replaces the
 /// leading digit with `_`. A test compares this list with the folder, so a new `.sql` file that is not listed here
 /// and in `Package.swift` fails the build's tests.
-public let embeddedMigrations: [EmbeddedMigration] = [
-    EmbeddedMigration(fileName: "0001_create_posts.sql", bytes: PackageResources._001_create_posts_sql),
-    EmbeddedMigration(fileName: "0002_create_search_index.sql", bytes: PackageResources._002_create_search_index_sql),
-    EmbeddedMigration(fileName: "0003_create_sync_state.sql", bytes: PackageResources._003_create_sync_state_sql),
+public let embeddedMigrations: [(fileName: String, bytes: [UInt8])] = [
+    ("0001_create_posts.sql", PackageResources._001_create_posts_sql),
+    ("0002_create_search_index.sql", PackageResources._002_create_search_index_sql),
+    ("0003_create_sync_state.sql", PackageResources._003_create_sync_state_sql),
 ]

@@ -6,5 +6,5 @@ typealias SQLiteMigration = SchemaMigration
 
 extension SchemaMigration {
     /// The SQLite migrations this build carries, from the embedded `Migrations/SQLite/` folder, in version order.
-    static let all = list(embeddedMigrations.map { ($0.fileName, $0.bytes) }, folder: "Migrations/SQLite")
+    static let all = list(embeddedMigrations, folder: "Migrations/SQLite")
 }

@@ -93,24 +93,4 @@ import Testing
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("secret") == false)
     }
-
-    @Test func aMigrationFileSplitsIntoItsStatements() {
-        let statements = PostgresMigrator.statements(
-            of: "-- a comment;\nCREATE TABLE a (\n  x int\n);\n\nCREATE INDEX b ON a (x);\n"
-        )
-        #expect(
-            statements.map { $0.trimmingPrefix(while: \.isWhitespace) } == [
-                "CREATE TABLE a (\n  x int\n);\n", "CREATE INDEX b ON a (x);\n",
-            ]
-        )
-    }
-
-    @Test func theEmbeddedMigrationsAreTheFolder() throws {
-        #expect(
-            PostgresMigrator.all.map(\.name) == [
-                "0001_create_posts.sql", "0002_create_search_index.sql", "0003_create_sync_state.sql",
-            ]
-        )
-        #expect(PostgresMigrator.all.map(\.version) == [1, 2, 3])
-    }
 }

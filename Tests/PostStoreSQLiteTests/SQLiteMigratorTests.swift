@@ -11,15 +11,7 @@ import Testing
 struct SQLiteMigratorTests {
     @Test("every .sql file in Migrations/SQLite is embedded, byte for byte, and numbered 1, 2, 3, … in order")
     func embeddedMigrationsMatchTheFolder() throws {
-        let folder = packageRoot.appendingPathComponent("Migrations/SQLite")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(files.count >= 3)
-        #expect(embeddedMigrations.map(\.fileName) == files, "list new files in Package.swift and EmbeddedMigrations")
-        for migration in embeddedMigrations {
-            let onDisk = try Data(contentsOf: folder.appendingPathComponent(migration.fileName))
-            #expect(Array(onDisk) == migration.bytes, "\(migration.fileName) is stale: rebuild")
-        }
+        try expectEmbeddedMigrations(embeddedMigrations, matchFolder: "Migrations/SQLite")
         #expect(SQLiteMigration.all.map(\.version) == Array(1...SQLiteMigration.all.count))
     }
 
