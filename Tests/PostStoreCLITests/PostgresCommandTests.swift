@@ -11,15 +11,18 @@ struct PostgresCommandTests {
     static let password = "poststore-test-password"
     static let posts = SamplePosts.make(count: 30)
 
-    /// A store URL on the test server in a new schema, logging in as the role that needs `password`.
-    static func storeURL(password: String = Self.password) -> String {
-        PostgresTestURL.url(schema: PostgresTestURL.uniqueSchema())
+    /// A store URL on the test server in a new schema, logging in as the role that needs `password` (the role
+    /// `scripts/postgres.sh` makes): without the password in it, the checks that it is never shown would pass idly.
+    static func storeURL(password: String = Self.password) throws -> String {
+        let url = PostgresTestURL.url(schema: PostgresTestURL.uniqueSchema())
             .replacingOccurrences(of: "postgres://poststore@", with: "postgres://poststore_password:\(password)@")
+        try #require(url.contains(":\(password)@"), "\(PostgresTestURL.variable) must be scripts/postgres.sh's URL")
+        return url
     }
 
     @Test func syncQueryInfoAndMigrateWorkAndNeverShowThePassword() async throws {
         let sandbox = try Sandbox()
-        let store = Self.storeURL()
+        let store = try Self.storeURL()
         try sandbox.write(Self.posts, to: "posts.json")
 
         let first = try await sandbox.run(["sync", "--from", "posts.json", "--store", store])
@@ -27,6 +30,7 @@ struct PostgresCommandTests {
         let query = try await sandbox.run(["query", "--store", store, "--user", "1", "--format", "json"])
         let info = try await sandbox.run(["info", "--store", store])
         let migrations = try await sandbox.run(["migrate", "--status", "--store", store])
+        let verbose = try await sandbox.run(["sync", "--verbose", "--from", "posts.json", "--store", store])
 
         #expect(first.exitCode == 0 && first.output.contains("30 inserted"), "\(first)")
         #expect(again.exitCode == 0 && again.output.contains("0 inserted, 0 updated, 30 unchanged"), "\(again)")
@@ -34,14 +38,15 @@ struct PostgresCommandTests {
         #expect(info.output.contains("engine:         postgres"), "\(info)")
         #expect(info.output.contains("schema version: 3") && info.output.contains("posts:          30"), "\(info)")
         #expect(migrations.outputLines.allSatisfy { $0.hasPrefix("applied  ") } && migrations.outputLines.count == 3)
-        for result in [first, again, query, info, migrations] {
+        #expect(verbose.exitCode == 0, "\(verbose)")
+        for result in [first, again, query, info, migrations, verbose] {
             #expect(!(result.output + result.errorOutput).contains(Self.password), "\(result)")
         }
     }
 
-    @Test func copyGoesToAndFromEveryOtherEngine() async throws {
+    @Test func copyGoesFromJSONToTheServerAndOnToSQLite() async throws {
         let sandbox = try Sandbox()
-        let store = Self.storeURL()
+        let store = try Self.storeURL()
         try await sandbox.seed(Self.posts, into: "json:source.json")
 
         let toServer = try await sandbox.run(["copy", "--from-store", "json:source.json", "--to-store", store])
@@ -49,7 +54,11 @@ struct PostgresCommandTests {
 
         #expect(toServer.exitCode == 0 && fromServer.exitCode == 0, "\(toServer) \(fromServer)")
         #expect(try await sandbox.posts(in: "target.sqlite") == Self.posts)
-        #expect(!(toServer.output + fromServer.output).contains(Self.password))
+        #expect(
+            !(toServer.output + toServer.errorOutput + fromServer.output + fromServer.errorOutput).contains(
+                Self.password
+            )
+        )
     }
 
     @Test func aRefusedPasswordIsOneLineAndExit77() async throws {
@@ -57,7 +66,7 @@ struct PostgresCommandTests {
         try sandbox.write(Self.posts, to: "posts.json")
 
         let result = try await sandbox.run(
-            ["sync", "--from", "posts.json", "--store", Self.storeURL(password: "wrong-password")]
+            ["sync", "--from", "posts.json", "--store", try Self.storeURL(password: "wrong-password")]
         )
 
         #expect(result.exitCode == 77, "\(result)")
@@ -67,8 +76,10 @@ struct PostgresCommandTests {
 
     @Test func anUnreachableServerIsOneLineAndExit69() async throws {
         let sandbox = try Sandbox()
-        // A port nothing listens on: the system picks one, closes it, and refuses connections to it.
-        let port = try freePort()
+        // A port nothing listens on any more: a stopped test server's.
+        let server = try TestHTTPServer { _ in .response(status: 200) }
+        let port = server.port
+        server.stop()
 
         let result = try await sandbox.run(["query", "--store", "postgres://poststore:secret@127.0.0.1:\(port)/db"])
 
@@ -79,7 +90,7 @@ struct PostgresCommandTests {
 
     @Test func readingAStoreThatIsNotThereSaysHowToMakeIt() async throws {
         let sandbox = try Sandbox()
-        let store = Self.storeURL()
+        let store = try Self.storeURL()
 
         let result = try await sandbox.run(["query", "--store", store])
 
@@ -95,21 +106,5 @@ struct PostgresCommandTests {
 
         #expect(result.exitCode == 64, "\(result)")
         #expect(result.errorLines.count == 1, "\(result)")
-    }
-
-    private func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
