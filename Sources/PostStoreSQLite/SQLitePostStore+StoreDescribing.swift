@@ -1,15 +1,17 @@
 package import PostStore
 
 extension SQLitePostStore: StoreDescribing {
-    /// The post count and the sync states from one read transaction, then the schema version.
+    /// The post count, the sync states and the schema version from one read transaction on the store's own
+    /// connection.
     package func describe() throws -> StoreDescription {
-        let (count, syncStates) = try read {
-            try connection.readTransaction { (try storedCount(), try storedSyncStates()) }
+        try read {
+            try connection.readTransaction {
+                StoreDescription(
+                    count: try storedCount(),
+                    syncStates: try storedSyncStates(),
+                    formatVersion: try SQLiteMigrator().status(connection).applied.last ?? 0
+                )
+            }
         }
-        return StoreDescription(
-            count: count,
-            syncStates: syncStates,
-            formatVersion: try Self.schemaStatus(ofStoreAt: path).version
-        )
     }
 }

@@ -1,7 +1,7 @@
 /// A store that says what it is and holds in one committed state of its data, as `poststore info` shows it: two
 /// separate reads could fall on either side of another process's write.
 ///
-/// Every engine conforms; `info` reads any other store (a double) with separate reads.
+/// Every engine of the composition root's table conforms (a test checks it); `info` refuses a store that does not.
 package protocol StoreDescribing: PostStoreProtocol {
     /// The post count, the sync states and the version of the store's format, from one state of the store.
     func describe() async throws -> StoreDescription
