@@ -178,9 +178,10 @@ struct SyncCommand: AsyncParsableCommand {
         return try await syncService(try await wire(spec, source), posts).sync(options, progress: progress.show)
     }
 
-    /// A sync service for the store of `graph`, reading `posts`.
+    /// The sync service of `graph`, reading `posts` instead of the graph's own source.
     private func syncService(_ graph: DependencyStore, _ posts: any PostDataService) throws -> SyncService {
-        SyncService(dataService: posts, store: try graph.resolve(), clock: try graph.resolve(), logger: logger)
+        graph.register(posts, for: (any PostDataService).self)
+        return try graph.resolve(SyncService.self)
     }
 
     /// The live graph, its store opened. A dry run never creates a store: on a missing one it previews against an

@@ -34,7 +34,7 @@ public struct HTTPPostDataService: PostDataService {
     public static let defaultURL = URL(string: "https://jsonplaceholder.typicode.com/posts")!
 
     /// The most pages one fetch requests, against a server whose `Link` header never ends.
-    package static let maximumPages = 100_000
+    static let maximumPages = 100_000
 
     /// The endpoint.
     public let url: URL

@@ -16,12 +16,12 @@ import PostStore
 ///
 /// Posts are written in id order with JSONPlaceholder's key order. A reader refuses a document whose `format` is
 /// not `poststore-json` or whose `formatVersion` is newer than ``currentVersion``.
-package enum JSONStoreDocument {
+enum JSONStoreDocument {
     /// The value of the document's `format` key.
-    package static let formatName = "poststore-json"
+    static let formatName = "poststore-json"
 
     /// The newest format version this build reads and the one it writes.
-    package static let currentVersion = 1
+    static let currentVersion = 1
 
     private struct Header: Decodable {
         let format: String?

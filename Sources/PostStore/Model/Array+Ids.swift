@@ -16,7 +16,7 @@ extension Array where Element == Int {
     /// A repeat is looked for in `sorted` (this array, sorted) first, so the hash table that finds the positions
     /// is built only when there is one: for ids, which usually come in order, sorting once costs far less than a
     /// lookup per id.
-    package func firstRepeat(sorted: [Int]) -> (position: Int, earlier: Int)? {
+    func firstRepeat(sorted: [Int]) -> (position: Int, earlier: Int)? {
         guard zip(sorted, sorted.dropFirst()).contains(where: { $0 == $1 }) else { return nil }
         var first = [Int: Int](minimumCapacity: count)
         for (position, value) in enumerated() {

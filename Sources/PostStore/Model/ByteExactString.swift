@@ -3,20 +3,20 @@
 ///
 /// A model that stores its text in one gets a synthesized `==` and `hash(into:)` with that semantics, so a field
 /// added later cannot be left out of them.
-struct ByteExactString: Sendable, Hashable {
+package struct ByteExactString: Sendable, Hashable {
     /// The text.
-    var value: String
+    package var value: String
 
     /// Wraps a string.
     ///
     /// - Parameter value: The text.
-    init(_ value: String) { self.value = value }
+    package init(_ value: String) { self.value = value }
 
-    static func == (lhs: ByteExactString, rhs: ByteExactString) -> Bool {
+    package static func == (lhs: ByteExactString, rhs: ByteExactString) -> Bool {
         lhs.value.utf8.elementsEqual(rhs.value.utf8)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(Array(value.utf8))
     }
 }

@@ -15,11 +15,7 @@ package struct StoreContents: Sendable, Equatable {
 
     /// A source compared byte for byte, as SQLite compares it: `String`'s `==` would merge `"café"` written
     /// precomposed and decomposed, which are two sources to a store.
-    package struct SourceKey: Hashable, Sendable {
-        let bytes: [UInt8]
-
-        package init(_ source: String) { bytes = Array(source.utf8) }
-    }
+    package typealias SourceKey = ByteExactString
 
     /// The sync state saved for `source`, if any.
     package func syncState(for source: String) -> SyncState? {

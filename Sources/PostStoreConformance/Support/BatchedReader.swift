@@ -1,10 +1,9 @@
 import PostStore
 
-/// A reader that hands out posts in batches of `batchSize` and, with `failAfter`, throws once that many batches
-/// were read.
+/// A reader that hands out posts in batches of `batchSize` (the core's `ArrayPostReader`) and, with `failAfter`,
+/// throws once that many batches were read.
 struct BatchedReader: PostReader {
-    var remaining: ArraySlice<Post>
-    let batchSize: Int
+    var batches: ArrayPostReader
     var failAfter: Int?
 
     mutating func nextBatch() throws -> [Post]? {
@@ -14,13 +13,11 @@ struct BatchedReader: PostReader {
             }
             self.failAfter = failAfter - 1
         }
-        guard !remaining.isEmpty else { return nil }
-        defer { remaining = remaining.dropFirst(batchSize) }
-        return Array(remaining.prefix(batchSize))
+        return batches.nextBatch()
     }
 
     /// A stream of `posts` in batches of `batchSize` that, with `failAfter`, fails after that many batches.
     static func stream(_ posts: [Post], batchSize: Int = 3, failAfter: Int? = nil) -> PostStream {
-        PostStream { BatchedReader(remaining: posts[...], batchSize: batchSize, failAfter: failAfter) }
+        PostStream { BatchedReader(batches: ArrayPostReader(posts, batchSize: batchSize), failAfter: failAfter) }
     }
 }
