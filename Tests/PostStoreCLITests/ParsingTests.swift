@@ -4,6 +4,7 @@ import PostStore
 import PostStoreHTTP
 import PostStoreJSONFile
 import PostStoreLive
+import PostStorePostgres
 import PostStoreSQLite
 import Testing
 
@@ -12,21 +13,10 @@ import Testing
 /// How arguments parse, without running the binary: store specs, sources, and options argument-parser could
 /// misread.
 @Suite struct ParsingTests {
+    /// The option is `StoreSpec(parsing:)`, which `StoreEngineTableTests` covers spelling by spelling.
     @Test(arguments: [
-        ("sqlite:a/b.db", StoreSpec(.sqlite, path: "a/b.db")),
-        ("SQLite:x", StoreSpec(.sqlite, path: "x")),
-        ("json:posts.json", StoreSpec(.jsonFile, path: "posts.json")),
-        ("json:weird.sqlite", StoreSpec(.jsonFile, path: "weird.sqlite")),
-        ("memory:", StoreSpec(.inMemory)),
         ("posts.sqlite", StoreSpec(.sqlite, path: "posts.sqlite")),
-        ("dir/posts.SQLITE3", StoreSpec(.sqlite, path: "dir/posts.SQLITE3")),
-        ("/tmp/a.db", StoreSpec(.sqlite, path: "/tmp/a.db")),
-        ("posts.json", StoreSpec(.jsonFile, path: "posts.json")),
-        ("./c:d/posts.json", StoreSpec(.jsonFile, path: "./c:d/posts.json")),
-        // A combining mark after the `:` or the `/` joins it into a larger `Character`, not into another byte.
-        ("sqlite:\u{301}x.db", StoreSpec(.sqlite, path: "\u{301}x.db")),
-        ("JSON:\u{301}x", StoreSpec(.jsonFile, path: "\u{301}x")),
-        ("a/\u{301}b:c.json", StoreSpec(.jsonFile, path: "a/\u{301}b:c.json")),
+        ("postgres://db/shop", StoreSpec(.postgres, url: "postgres://db/shop")),
     ])
     func storeSpecsParse(text: String, spec: StoreSpec) throws {
         let parsed = try StoreSpec(option: text)

@@ -1,10 +1,10 @@
 import Foundation
+import InMemoryLogging
 import Logging
 import PostStore
 import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
-import Synchronization
 import Testing
 
 /// The composition root's registration (`registerLive`) and live graph (`PostStoreDependencies.live`): what a scope
@@ -64,7 +64,7 @@ import Testing
         let missing = #expect(throws: PostStoreError.self) { try silent.resolve(Logger.self) }
         #expect(missing?.code == .missingDependency)
 
-        let lines = RecordedLogLines()
+        let lines = InMemoryLogHandler()
         let logged = DependencyStore()
         logged.registerLive(
             PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none")),
@@ -81,7 +81,7 @@ import Testing
                 }
             }
         }
-        #expect(lines.messages == ["Synced"], "one line, from the container given a logger")
+        #expect(lines.entries.map(\.message.description) == ["Synced"], "one line, from the container given a logger")
     }
 
     @Test func theLiveGraphSyncsAFileIntoTheConfiguredStore() async throws {
@@ -99,21 +99,4 @@ import Testing
         #expect(try await dependencies.store.count() == 5)
         #expect(dependencies.dataService.source == directory.file("in.json"))
     }
-}
-
-/// A log handler that keeps the messages it is given (its copies share them).
-private struct RecordedLogLines: LogHandler {
-    private final class Lines: Sendable { let lines = Mutex<[String]>([]) }
-    private let store = Lines()
-    var logLevel: Logger.Level = .trace
-    var metadata: Logger.Metadata = [:]
-
-    var messages: [String] { store.lines.withLock { $0 } }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) { store.lines.withLock { $0.append(event.message.description) } }
 }

@@ -49,6 +49,10 @@ import Testing
         ("/tmp/a.Db", StoreSpec(.sqlite, path: "/tmp/a.Db")),
         ("posts.JSON", StoreSpec(.jsonFile, path: "posts.JSON")),
         ("./c:d/posts.json", StoreSpec(.jsonFile, path: "./c:d/posts.json")),
+        // A combining mark after the `:` or the `/` joins it into a larger `Character`, not into another byte.
+        ("sqlite:\u{301}x.db", StoreSpec(.sqlite, path: "\u{301}x.db")),
+        ("JSON:\u{301}x", StoreSpec(.jsonFile, path: "\u{301}x")),
+        ("a/\u{301}b:c.json", StoreSpec(.jsonFile, path: "a/\u{301}b:c.json")),
         ("postgres://app:secret@db:5433/shop", StoreSpec(.postgres, url: "postgres://app:secret@db:5433/shop")),
         ("PostgreSQL://db/shop?schema=s", StoreSpec(.postgres, url: "PostgreSQL://db/shop?schema=s")),
     ])
@@ -126,8 +130,10 @@ import Testing
         #expect(error?.message.contains("secret") == false)
     }
 
-    @Test func onlySQLiteHasMigrations() {
-        #expect(StoreEngine.sqlite.migrationStatus != nil && StoreEngine.sqlite.withoutMigrationsBecause.isEmpty)
+    @Test func theSQLAndServerEnginesHaveMigrationsAndTheOthersSayWhyNot() {
+        for engine in [StoreEngine.sqlite, .postgres] {
+            #expect(engine.migrationStatus != nil && engine.withoutMigrationsBecause.isEmpty, "\(engine)")
+        }
         for engine in [StoreEngine.jsonFile, .inMemory] {
             #expect(engine.migrationStatus == nil && !engine.withoutMigrationsBecause.isEmpty, "\(engine)")
         }

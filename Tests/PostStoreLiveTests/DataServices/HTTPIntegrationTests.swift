@@ -220,7 +220,7 @@ import Testing
             )
             let sync = SyncService(dataService: service, store: store, clock: fixture.clock)
             _ = try await sync.sync()
-            let files = kind.storedFiles(in: directory)
+            let files = try await kind.storedFiles(in: directory)
             let snapshot = try await StoreSnapshot(of: store)
 
             fixture.endpoint.posts = SamplePosts.make(count: 30)
@@ -228,7 +228,7 @@ import Testing
             let error = await #expect(throws: PostStoreError.self) { try await sync.sync() }
 
             #expect(error?.code == failure.code)
-            #expect(kind.storedFiles(in: directory) == files)
+            #expect(try await kind.storedFiles(in: directory) == files)
             #expect(try await StoreSnapshot(of: store) == snapshot)
         }
     }

@@ -141,8 +141,10 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
     ]
 
     /// The bytes of the store's files by path: the data file and, when there is one, its write-ahead log (SQLite's
-    /// `-wal`); none for memory. Tests compare them before and after to prove that nothing was written.
-    func storedFiles(in directory: TemporaryDirectory, name: String = "store") -> [String: Data] {
+    /// `-wal`); for a store on a server its rows' versions (``PostgresTestServer/storedRows(schema:)``); none for
+    /// memory. Tests compare them before and after to prove that nothing was written.
+    func storedFiles(in directory: TemporaryDirectory, name: String = "store") async throws -> [String: Data] {
+        if isOnServer { return try await PostgresTestServer.storedRows(schema: schema(in: directory, name: name)) }
         guard isPersistent else { return [:] }
         let file = file(in: directory, name: name)
         var files: [String: Data] = [:]
@@ -201,8 +203,7 @@ extension StoreKind: ContractSubject {
     }
 
     func storedFiles(at directory: TemporaryDirectory) async throws -> [String: Data]? {
-        if isOnServer { return try await PostgresTestServer.storedRows(schema: schema(in: directory)) }
-        return isPersistent ? storedFiles(in: directory) : nil
+        isPersistent ? try await storedFiles(in: directory) : nil
     }
 
     func removeStores(at directory: TemporaryDirectory) async throws {
@@ -225,6 +226,8 @@ func withStore(
     let directory = try TemporaryDirectory()
     defer { directory.keepAlive() }
     try await body(try kind.makeStore(in: directory), directory)
+    // A store on a server outlives the folder: its schema goes too.
+    try await kind.removeStores(at: directory)
 }
 
 extension TemporaryDirectory {

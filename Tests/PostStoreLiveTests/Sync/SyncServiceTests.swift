@@ -353,7 +353,7 @@ private struct StoredBytes: Equatable {
     let snapshot: StoreSnapshot
 
     init(of store: any PostStoreProtocol, _ kind: StoreKind, in directory: TemporaryDirectory) async throws {
-        files = kind.storedFiles(in: directory)
+        files = try await kind.storedFiles(in: directory)
         snapshot = try await StoreSnapshot(of: store)
     }
 }
