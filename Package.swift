@@ -213,13 +213,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The composition root, and what needs every engine: the contract suite on each engine of the table, the
-        // engines' agreement, syncs and paths across the file engines.
+        // The PostgreSQL engine without a server: URLs, query plans, migration files (its tests on a server are in
+        // PostStoreLiveTests, beside the other engines').
         .testTarget(
             name: "PostStorePostgresTests",
             dependencies: ["PostStore", "PostStorePostgres", "PostStorePostgresMigrations", "PostStoreTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // The composition root, and what needs every engine: the contract suite on each engine of the table, the
+        // engines' agreement, syncs and paths across the file engines, the PostgreSQL engine on a server.
         .testTarget(
             name: "PostStoreLiveTests",
             dependencies: [

@@ -3,8 +3,8 @@
 # lints them with --strict so that anything the formatter cannot fix fails.
 #
 # Usage:
-#   scripts/format.sh           format in place, then lint
-#   scripts/format.sh --check   lint only, change nothing; exits non-zero on any finding (what CI runs)
+#   scripts/format.sh           format in place, then lint (what CI runs, failing when a file changed)
+#   scripts/format.sh --check   lint only, change nothing; exits non-zero on any finding
 set -euo pipefail
 
 usage() {

@@ -1,4 +1,4 @@
-# Sourced by the shell scripts that describe themselves in their opening comment (repeat-tests.sh, build-times.sh),
+# Sourced by the shell scripts that describe themselves in their opening comment (repeat-tests.sh, build-times.sh, postgres.sh),
 # before they change folder: the script's own path is taken now.
 #
 # usage STATUS

@@ -1,7 +1,7 @@
 /// A place where posts live: the one storage abstraction of PostStore.
 ///
-/// Three engines implement it — ``InMemoryPostStore``, `JSONFilePostStore` and `SQLitePostStore` — and code
-/// written against `any PostStoreProtocol` runs unchanged on each. Pick one with the guide's <doc:ChoosingAnEngine>.
+/// Every engine implements it — ``InMemoryPostStore``, `JSONFilePostStore`, `SQLitePostStore` and
+/// `PostgresPostStore` — and code written against `any PostStoreProtocol` runs unchanged on each. Pick one with the guide's <doc:ChoosingAnEngine>.
 ///
 /// For example:
 ///
@@ -50,10 +50,12 @@
 ///   ``PostStoreError/Code/ioFailure`` and ``PostStoreError/Code/storeBusy`` for file and locking failures,
 ///   ``PostStoreError/Code/corruptStore`` and ``PostStoreError/Code/unsupportedVersion`` for a file this build
 ///   cannot read (such a file is never written over), ``PostStoreError/Code/invalidData`` for text an engine
-///   cannot hold (SQLite stores at most 1,000,000,000 bytes in one value). The one exception: a write waiting for
-///   another process's lock throws `CancellationError` when its task is cancelled.
-/// - **Concurrency.** Stores are `Sendable`; concurrent calls on one instance are serialized, and every call sees
-///   a consistent state.
+///   cannot hold (SQLite stores at most 1,000,000,000 bytes in one value), and for a store on a database server
+///   ``PostStoreError/Code/storeUnavailable`` and ``PostStoreError/Code/accessDenied``. The one exception: a write
+///   waiting for another process's lock throws `CancellationError` when its task is cancelled.
+/// - **Concurrency.** Stores are `Sendable`; concurrent calls on one instance are safe, and every call sees a
+///   consistent state: an engine may serialize them (the in-memory and file engines are actors) or run them at
+///   once, each in a transaction of its own (PostgreSQL).
 public protocol PostStoreProtocol: Sendable {
     /// Applies a change set in one atomic step.
     ///

@@ -44,7 +44,7 @@ struct QuickStart {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poststore-quickstart-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        // Standard input can be read once; the three engines read a copy.
+        // Standard input can be read once; the engines read a copy.
         var input = source
         if source == FilePostDataService.standardInputPath {
             input = folder.appendingPathComponent("standard-input").path

@@ -6,9 +6,11 @@ public import Logging
 /// receives its collaborators through initializers. The wiring itself is written once, in
 /// `DependencyStore/registerLive(_:logger:)`, which the `poststore` tool calls directly:
 ///
-/// - the clock: ``SystemClock``, shared by everything below;
-/// - the store: ``InMemoryPostStore``, `JSONFilePostStore` (on `LocalFileSystem`, with the clock) or
-///   `SQLitePostStore` (libsqlite3 through its own connection helper, with the clock);
+/// - the clock: ``SystemClock``, shared by everything below that uses one;
+/// - the store: the engine of the configuration's `StoreSpec`, from the table `StoreEngine.all` —
+///   ``InMemoryPostStore``, `JSONFilePostStore` (on `LocalFileSystem`, with the clock), `SQLitePostStore`
+///   (libsqlite3 through its own connection helper, with the clock) or `PostgresPostStore` (a `PostgresClient` of
+///   its own, with the logger);
 /// - the data service: `HTTPPostDataService` (over `URLSession`, with the clock, `SystemRandomSource`, the
 ///   logger) or ``FilePostDataService`` (`LocalFileSystem`);
 /// - the ``SyncService``: the data service, the store, the clock and the logger.

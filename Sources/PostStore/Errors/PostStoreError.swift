@@ -27,7 +27,8 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
 
         private init(_ value: Value) { self.value = value }
 
-        /// The store (a file) does not exist and the caller asked to open an existing one.
+        /// The store (a file; on a database server, its schema or database) does not exist and the caller asked to
+        /// open an existing one.
         public static let storeNotFound = Code(.storeNotFound)
         /// The store's file is damaged, or is not a PostStore store at all. It is never written over.
         public static let corruptStore = Code(.corruptStore)
