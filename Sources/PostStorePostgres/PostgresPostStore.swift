@@ -13,7 +13,8 @@ import Synchronization
 /// It keeps the whole `PostStoreProtocol` contract:
 ///
 /// - A change set is one transaction. Writers of one store are serialized by a table lock taken at the start of
-///   each write (waiting at most the lock timeout); readers never wait for them and see the last commit.
+///   each write (waiting at most the lock timeout for other processes' writes; one instance's writes take turns
+///   before it); readers never wait for them and see the last commit.
 /// - Upserts are streamed in with `COPY`, then written with one statement each for updates, inserts and deletions;
 ///   unchanged posts are not written (`IS DISTINCT FROM`).
 /// - Search finds candidates through a `pg_trgm` index on text lowercased by Swift, and checks each exactly, so it
@@ -53,6 +54,8 @@ public final class PostgresPostStore: Sendable, ServerStore {
     private let runningClient: Task<Void, Never>?
     /// The first call's check of the schema, shared by the calls that wait for it.
     private let preparation = Mutex<Task<Void, any Error>?>(nil)
+    /// The turns of this instance's writes.
+    private let writeTurns = PostgresWriteTurns()
 
     /// A store on a client the app runs.
     ///
@@ -158,9 +161,12 @@ public final class PostgresPostStore: Sendable, ServerStore {
     }
 
     /// Runs a write in one transaction that holds the store's write lock: the table lock that serializes writers
-    /// of this store and lets readers be. A write is always replayable: a stream makes a new reader per attempt.
+    /// of this store and lets readers be, taken after this instance's earlier writes (``PostgresWriteTurns``). A
+    /// write is always replayable: a stream makes a new reader per attempt.
     func write<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
         try await prepared()
+        try await writeTurns.take()
+        defer { writeTurns.give() }
         return try await withRetries {
             try await withSession { session in
                 try await session.transaction(server: server) { session in

@@ -1,0 +1,48 @@
+import Synchronization
+import Testing
+
+@testable import PostStorePostgres
+
+/// One instance's writes take turns before the server's lock (no server needed).
+@Suite struct PostgresWriteTurnsTests {
+    @Test func oneWriteAtATime() async throws {
+        let turns = PostgresWriteTurns()
+        let inside = Inside()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await turns.take()
+                    inside.counts.withLock {
+                        $0.now += 1
+                        $0.most = max($0.most, $0.now)
+                    }
+                    await Task.yield()
+                    inside.counts.withLock { $0.now -= 1 }
+                    turns.give()
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(inside.counts.withLock { $0.most } == 1)
+    }
+
+    @Test func aWriteCancelledWhileWaitingForItsTurnStopsWaitingAndTheTurnPassesOn() async throws {
+        let turns = PostgresWriteTurns()
+        try await turns.take()
+        let waiting = Task { try await turns.take() }
+        try await Task.sleep(for: .milliseconds(50))
+
+        waiting.cancel()
+
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        turns.give()
+        let next = Task { try await turns.take() }
+        try await next.value  // the turn was free: the cancelled write does not hold it
+        turns.give()
+    }
+}
+
+/// How many writes hold a turn now, and the most that ever did at once.
+private final class Inside: Sendable {
+    let counts = Mutex((now: 0, most: 0))
+}
