@@ -85,7 +85,7 @@ let package = Package(
             path: "Migrations/PostgreSQL",
             resources: [
                 .embedInCode("0001_create_posts.sql"),
-                .embedInCode("0002_create_search_index.sql"),
+                .embedInCode("0002_add_pg_trgm.sql"),
                 .embedInCode("0003_create_sync_state.sql"),
             ],
             swiftSettings: swiftSettings

@@ -6,6 +6,6 @@
 /// and in `Package.swift` fails the build's tests.
 public let embeddedMigrations: [(fileName: String, bytes: [UInt8])] = [
     ("0001_create_posts.sql", PackageResources._001_create_posts_sql),
-    ("0002_create_search_index.sql", PackageResources._002_create_search_index_sql),
+    ("0002_add_pg_trgm.sql", PackageResources._002_add_pg_trgm_sql),
     ("0003_create_sync_state.sql", PackageResources._003_create_sync_state_sql),
 ]

@@ -15,6 +15,7 @@ extension PostgresPostStore: PostStoreProtocol {
         try changes.validate()
         return try await write { session in
             let summary = try await perform(changes, streaming: upserts, in: session, writing: true)
+            if keepsSearchIndex { try await PostgresSearchIndex(names: names).buildIfMissing(in: session) }
             if summary.changedAnything {
                 try await session.execute("UPDATE \(unescaped: names.syncState) SET etag = NULL WHERE etag IS NOT NULL")
             }
@@ -93,6 +94,8 @@ extension PostgresPostStore: PostStoreProtocol {
         _ = try upserted.sortedCheckingUpsertRepeats()
         var summary = WriteSummary()
         if isBulkLoad {
+            // The planner's statistics of a table filled in one go, for the store's first searches.
+            if !upserted.isEmpty { try await session.execute("ANALYZE \(unescaped: names.posts)") }
             summary.inserted = upserted.count
             return summary
         }

@@ -43,6 +43,8 @@ public final class PostgresPostStore: Sendable, ServerStore {
     let lockTimeout: Duration
     /// How long one statement may go without an answer before the connection is closed.
     let answerTimeout: Duration
+    /// Whether writes build the search index when the store lacks it (``PostgresSearchIndex``).
+    let keepsSearchIndex: Bool
     /// How many times a transaction is tried when it fails for a passing reason.
     static let attempts = 5
     /// Where the store logs retries.
@@ -67,6 +69,8 @@ public final class PostgresPostStore: Sendable, ServerStore {
     ///   - lockTimeout: How long a write waits for another writer of the same store before `storeBusy`.
     ///   - statementTimeout: How long a statement may go without an answer before the store gives up with
     ///     `storeUnavailable`.
+    ///   - searchIndex: Whether writes build the text-search index when the store lacks it (the default). Without
+    ///     it, a first sync is cheaper and searches scan the table.
     ///   - logger: Where retries are logged; `nil` logs nothing.
     /// - Throws: `PostStoreError/Code/invalidArgument` for a schema name PostgreSQL cannot take.
     public convenience init(
@@ -75,6 +79,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
         mode: StoreOpenMode = .createIfMissing,
         lockTimeout: Duration = .seconds(5),
         statementTimeout: Duration = PostgresStoreLocation.defaultStatementTimeout,
+        searchIndex: Bool = true,
         logger: Logger? = nil
     ) throws(PostStoreError) {
         try PostgresStoreLocation.checkSchemaName(schema) {
@@ -87,6 +92,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
             mode: mode,
             lockTimeout: lockTimeout,
             answerTimeout: statementTimeout,
+            keepsSearchIndex: searchIndex,
             logger: logger,
             location: nil,
             runningClient: nil
@@ -100,12 +106,14 @@ public final class PostgresPostStore: Sendable, ServerStore {
     ///   - mode: Whether the first call creates a missing store.
     ///   - lockTimeout: How long a write waits for another writer of the same store before `storeBusy`.
     ///   - maximumConnections: The most connections the store's pool opens.
+    ///   - searchIndex: Whether writes build the text-search index when the store lacks it (the default).
     ///   - logger: Where retries are logged; `nil` logs nothing.
     public convenience init(
         location: PostgresStoreLocation,
         mode: StoreOpenMode = .createIfMissing,
         lockTimeout: Duration = .seconds(5),
         maximumConnections: Int = 8,
+        searchIndex: Bool = true,
         logger: Logger? = nil
     ) {
         let client = PostgresClient(configuration: location.clientConfiguration(maximumConnections: maximumConnections))
@@ -116,6 +124,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
             mode: mode,
             lockTimeout: lockTimeout,
             answerTimeout: location.statementTimeout + .seconds(5),
+            keepsSearchIndex: searchIndex,
             logger: logger,
             location: location,
             runningClient: Task { await client.run() }
@@ -129,6 +138,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
         mode: StoreOpenMode,
         lockTimeout: Duration,
         answerTimeout: Duration,
+        keepsSearchIndex: Bool,
         logger: Logger?,
         location: PostgresStoreLocation?,
         runningClient: Task<Void, Never>?
@@ -139,6 +149,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
         self.mode = mode
         self.lockTimeout = lockTimeout
         self.answerTimeout = answerTimeout
+        self.keepsSearchIndex = keepsSearchIndex
         self.logger = logger ?? Logger(label: "PostStore.PostgreSQL", factory: { _ in SwiftLogNoOpLogHandler() })
         self.location = location
         self.runningClient = runningClient

@@ -66,6 +66,36 @@ struct PostgresStoreTests {
         try await execute("SELECT id FROM \"\(schema)\".orders")
     }
 
+    private func hasSearchIndex(schema: String) async throws -> Bool {
+        try await PostgresTestServer.withConnection { connection in
+            let name = PostgresNames(schema: schema).quotedSchema + "." + PostgresSearchIndex.name
+            let rows = try await connection.query("SELECT to_regclass(\(name)) IS NOT NULL", logger: Logger(label: "t"))
+            return try await rows.decode(Bool.self).first(where: { _ in true }) == true
+        }
+    }
+
+    @Test func theFirstWriteBuildsTheSearchIndexUnlessItIsTurnedOff() async throws {
+        let posts = SamplePosts.make(count: 20)
+        let term = String(posts[7].title.prefix(6))
+        let (indexed, indexedSchema) = try makeStore()
+        let unindexedSchema = PostgresTestURL.uniqueSchema()
+        let unindexed = PostgresPostStore(
+            location: try PostgresStoreLocation(url: PostgresTestURL.url(schema: unindexedSchema)),
+            searchIndex: false
+        )
+        try await indexed.migrate()
+        #expect(try await !hasSearchIndex(schema: indexedSchema), "migrations leave the index to the first write")
+
+        try await indexed.upsert(posts)
+        try await unindexed.upsert(posts)
+
+        #expect(try await hasSearchIndex(schema: indexedSchema))
+        #expect(try await !hasSearchIndex(schema: unindexedSchema))
+        let found = try await indexed.query(PostQuery(search: term))
+        #expect(!found.isEmpty && found.allSatisfy { TextSearch(term).matches($0) })
+        #expect(try await unindexed.query(PostQuery(search: term)) == found, "a scan answers as the index does")
+    }
+
     @Test func anotherProcesssMigrationIsWaitedForAtMostTheLockTimeout() async throws {
         let schema = PostgresTestURL.uniqueSchema()
         let holder = try await PostgresConnection.connect(

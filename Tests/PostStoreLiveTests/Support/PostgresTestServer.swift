@@ -42,9 +42,7 @@ enum PostgresTestServer {
     static func holdWriteLock(schema: String) async throws -> @Sendable () async throws -> Void {
         // The store's tables, made as its first call would make them.
         try await PostgresPostStore(location: PostgresStoreLocation(url: PostgresTestURL.url(schema: schema))).migrate()
-        print("DEBUG holder connecting")
         let connection = try await connect()
-        print("DEBUG holder connected")
         do {
             try await connection.query("BEGIN", logger: logger)
             try await connection.query(
@@ -55,13 +53,9 @@ enum PostgresTestServer {
             try? await connection.close()
             throw error
         }
-        print("DEBUG holder locked")
         return {
-            print("DEBUG holder releasing")
             try await connection.query("COMMIT", logger: logger)
-            print("DEBUG holder committed")
             try await connection.close()
-            print("DEBUG holder closed")
         }
     }
 
