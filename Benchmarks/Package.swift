@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "PostStore", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStoreSQLite", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStoreJSONFile", package: mainPackagePath.lastPathComponent),
+                .product(name: "PostStorePostgres", package: mainPackagePath.lastPathComponent),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

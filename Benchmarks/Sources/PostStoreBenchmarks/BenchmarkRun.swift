@@ -39,6 +39,12 @@ struct BenchmarkRun {
             Data("generated \(options.posts) posts in \(format((ContinuousClock.now - start).seconds)) s\n".utf8)
         )
         let changeArgument = "\(changes.removed),\(changes.edited),\(changes.added)"
+        let psql = options.postgres.map { Psql(url: $0, outputPath: folder + "/psql.out") }
+        if psql != nil {
+            try PostgresAnchorFile.write(from: folder + "/posts.json", to: folder + "/posts.csv")
+            try PostgresAnchorFile.write(from: folder + "/posts-changed.json", to: folder + "/posts-changed.csv")
+        }
+        var postgres = PostgresResults()
 
         // Stores the re-sync measures start from, made once.
         try child(.syncSQLite, store: folder + "/index.sqlite", changes: changeArgument)
@@ -99,6 +105,15 @@ struct BenchmarkRun {
                 peer.seconds.append(outcome.seconds)
                 peer.peakMegabytes.append(outcome.peakMegabytes)
             }
+            if let server = options.postgres, let psql {
+                try runPostgres(
+                    server: server,
+                    psql: psql,
+                    changes: changes,
+                    measuresQueries: run == options.runs,
+                    into: &postgres
+                )
+            }
         }
         let sizes = ["index.sqlite", "noindex.sqlite"].map { name in
             Double((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
@@ -119,6 +134,9 @@ struct BenchmarkRun {
             processes: processes,
             commandSyncs: commandSyncs
         ).print()
+        if options.postgres != nil {
+            PostgresResultTable(posts: options.posts, fileMegabytes: fileMegabytes, results: postgres).print()
+        }
     }
 
     /// The two ways a `poststore sync` of `posts.json` can fill an empty SQLite store.
@@ -143,7 +161,7 @@ struct BenchmarkRun {
         return outcome
     }
 
-    private func record(_ figure: inout Figure, _ result: (figures: [String: Double], outcome: ChildProcess.Outcome)) {
+    func record(_ figure: inout Figure, _ result: (figures: [String: Double], outcome: ChildProcess.Outcome)) {
         figure.seconds.append(result.figures["seconds"] ?? .nan)
         figure.peakMegabytes.append(result.outcome.peakMegabytes)
         figure.last = result.figures
@@ -151,7 +169,7 @@ struct BenchmarkRun {
 
     /// Runs one measure in a child process and returns its figures and its resource usage.
     @discardableResult
-    private func child(
+    func child(
         _ measure: ChildMeasure,
         store: String,
         changes: String

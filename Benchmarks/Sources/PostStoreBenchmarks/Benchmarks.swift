@@ -1,7 +1,8 @@
 import Foundation
 import PostStore
 
-/// `swift run -c release --package-path Benchmarks poststore-benchmarks [--posts N] [--runs R] [--poststore PATH]`:
+/// `swift run -c release --package-path Benchmarks poststore-benchmarks [--posts N] [--runs R] [--poststore PATH]
+/// [--postgres URL]`:
 /// measures PostStore against the C limit and its own targets side by side in one run, and prints one Markdown
 /// table (see `Benchmarks/README.md`).
 ///
@@ -54,11 +55,15 @@ struct BenchmarkOptions {
     var poststore = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
         .deletingLastPathComponent().appendingPathComponent("poststore").path
 
+    /// A PostgreSQL server for the PostgreSQL engine's measures (`postgres://USER@HOST:PORT/DB`, no query); they
+    /// are skipped without one. The harness makes its own schemas there and drops them after.
+    var postgres: String?
+
     init(parsing arguments: [String]) throws {
         var remaining = arguments[...]
-        let usage = "usage: poststore-benchmarks [--posts N] [--runs R] [--poststore PATH]"
+        let usage = "usage: poststore-benchmarks [--posts N] [--runs R] [--poststore PATH] [--postgres URL]"
         while let flag = remaining.popFirst() {
-            guard ["--posts", "--runs", "--poststore"].contains(flag) else {
+            guard ["--posts", "--runs", "--poststore", "--postgres"].contains(flag) else {
                 throw BenchmarkError("unknown option \(flag); \(usage)")
             }
             guard let value = remaining.popFirst() else { throw BenchmarkError("\(flag) needs a value; \(usage)") }
@@ -73,6 +78,11 @@ struct BenchmarkOptions {
                     throw BenchmarkError("--poststore \(value) is not an executable file")
                 }
                 poststore = value
+            case "--postgres":
+                guard value.hasPrefix("postgres://") || value.hasPrefix("postgresql://"), !value.contains("?") else {
+                    throw BenchmarkError("--postgres needs a server URL, postgres://USER@HOST:PORT/DB, without a query")
+                }
+                postgres = value
             default:
                 throw BenchmarkError("unknown option \(flag); \(usage)")
             }

@@ -2,6 +2,7 @@ import CLimit
 import Foundation
 import PostStore
 import PostStoreJSONFile
+import PostStorePostgres
 import PostStoreSQLite
 
 /// The measures that run in a child process of their own (`poststore-benchmarks --measure NAME …`), so that each
@@ -22,9 +23,14 @@ enum ChildMeasure: String, CaseIterable {
     case syncJSONFile = "sync-json"
     case syncMemory = "sync-memory"
     case queries = "queries"
+    case syncPostgresWithoutIndex = "sync-postgres-noindex"
+    case syncPostgres = "sync-postgres"
+    case resyncPostgresUnchanged = "resync-postgres-unchanged"
+    case resyncPostgresChanged = "resync-postgres-changed"
+    case queriesPostgres = "queries-postgres"
 
-    /// What the child needs: the data folder (`posts.json`, `posts-changed.json`), the store it works on, and the
-    /// expected counts.
+    /// What the child needs: the data folder (`posts.json`, `posts-changed.json`), the store it works on (a path,
+    /// or a `postgres://` URL naming a schema), and the expected counts.
     struct Context {
         let dataFolder: String
         let store: String
@@ -94,6 +100,24 @@ enum ChildMeasure: String, CaseIterable {
             return try await sync(context.baseFile, expectInserted: context.posts) { InMemoryPostStore() }
         case .queries:
             return try await QueryMeasures(store: SQLitePostStore(path: context.store, mode: .openExisting)).run()
+        case .syncPostgresWithoutIndex, .syncPostgres:
+            let location = try PostgresStoreLocation(url: context.store)
+            return try await sync(context.baseFile, expectInserted: context.posts) {
+                PostgresPostStore(location: location, searchIndex: self == .syncPostgres)
+            }
+        case .resyncPostgresUnchanged:
+            let location = try PostgresStoreLocation(url: context.store)
+            return try await sync(context.baseFile, expectUnchanged: context.posts) {
+                PostgresPostStore(location: location, mode: .openExisting)
+            }
+        case .resyncPostgresChanged:
+            let location = try PostgresStoreLocation(url: context.store)
+            return try await sync(context.changedFile, prune: true, expectChanges: context.changes) {
+                PostgresPostStore(location: location, mode: .openExisting)
+            }
+        case .queriesPostgres:
+            let store = PostgresPostStore(location: try PostgresStoreLocation(url: context.store), mode: .openExisting)
+            return try await QueryMeasures(store: store, measuresWholeResults: false).run()
         }
     }
 

@@ -17,84 +17,62 @@ struct ResultTable {
     /// Whole `poststore sync` processes into a new store and into an empty one.
     let commandSyncs: [BenchmarkRun.CommandSync: BenchmarkRun.Figure]
 
-    /// A row: a measure, its baseline, and the target for their ratio.
-    private struct Row {
-        let name: String
-        let figure: BenchmarkRun.Figure
-        let baseline: (name: String, figure: BenchmarkRun.Figure)?
-        /// The ratio shown: the measure's time over the baseline's, or (for a speed-up) the other way round.
-        let isSpeedUp: Bool
-        let target: Double?
-
-        init(
-            _ name: String,
-            _ figure: BenchmarkRun.Figure,
-            vs baseline: (String, BenchmarkRun.Figure)? = nil,
-            speedUp: Bool = false,
-            target: Double? = nil
-        ) {
-            self.name = name
-            self.figure = figure
-            self.baseline = baseline
-            self.isSpeedUp = speedUp
-            self.target = target
-        }
-
-        var ratio: Double? {
-            guard let baseline else { return nil }
-            return isSpeedUp
-                ? baseline.figure.medianSeconds / figure.medianSeconds
-                : figure.medianSeconds / baseline.figure.medianSeconds
-        }
-
-        var verdict: String {
-            guard let ratio, let target else { return "" }
-            return (isSpeedUp ? ratio >= target : ratio <= target) ? "met" : "**missed**"
-        }
-    }
-
     func print() {
         func figure(_ measure: ChildMeasure) -> BenchmarkRun.Figure { figures[measure] ?? BenchmarkRun.Figure() }
         let cLimit = ("C limit", figure(.cLimit))
         let cLimitIndex = ("C limit + FTS5 rebuild", figure(.cLimitWithSearchIndex))
         let first = ("PostStore first sync (index)", figure(.syncSQLite))
-        var rows = [
-            Row("Decode + check: Foundation JSONDecoder", figure(.decodeWithJSONDecoder)),
-            Row(
+        var rows: [ResultRow] = [
+            ResultRow("Decode + check: Foundation JSONDecoder", figure(.decodeWithJSONDecoder)),
+            ResultRow(
                 "Decode + check: PostStore decoder (speed-up)",
                 figure(.decodeWithPostStore),
                 vs: ("JSONDecoder", figure(.decodeWithJSONDecoder)),
                 speedUp: true,
                 target: 4
             ),
-            Row("C limit: first sync, no index", figure(.cLimit)),
-            Row("PostStore SQLite first sync, no index", figure(.syncSQLiteWithoutIndex), vs: cLimit, target: 1.25),
-            Row("C limit + FTS5 rebuild of the same index", figure(.cLimitWithSearchIndex)),
-            Row("PostStore SQLite first sync, search index", figure(.syncSQLite), vs: cLimitIndex, target: 1.1),
-            Row("PostStore SQLite re-sync, nothing changed", figure(.resyncSQLiteUnchanged), vs: first, target: 0.6),
-            Row("C limit: re-sync of the changed set, prune", figure(.cLimitChangedResync)),
-            Row(
+            ResultRow("C limit: first sync, no index", figure(.cLimit)),
+            ResultRow(
+                "PostStore SQLite first sync, no index",
+                figure(.syncSQLiteWithoutIndex),
+                vs: cLimit,
+                target: 1.25
+            ),
+            ResultRow("C limit + FTS5 rebuild of the same index", figure(.cLimitWithSearchIndex)),
+            ResultRow("PostStore SQLite first sync, search index", figure(.syncSQLite), vs: cLimitIndex, target: 1.1),
+            ResultRow(
+                "PostStore SQLite re-sync, nothing changed",
+                figure(.resyncSQLiteUnchanged),
+                vs: first,
+                target: 0.6
+            ),
+            ResultRow("C limit: re-sync of the changed set, prune", figure(.cLimitChangedResync)),
+            ResultRow(
                 "PostStore SQLite re-sync of the changed set, no index",
                 figure(.resyncSQLiteChangedWithoutIndex),
                 vs: ("C limit re-sync", figure(.cLimitChangedResync)),
                 target: 1.5
             ),
-            Row("C limit: the same, search index kept row by row", figure(.cLimitChangedResyncWithSearchIndex)),
-            Row(
+            ResultRow("C limit: the same, search index kept row by row", figure(.cLimitChangedResyncWithSearchIndex)),
+            ResultRow(
                 "PostStore SQLite re-sync of the changed set, search index",
                 figure(.resyncSQLiteChanged),
                 vs: ("C limit re-sync, index", figure(.cLimitChangedResyncWithSearchIndex)),
                 target: 1.5
             ),
-            Row("JSON-file engine first sync", figure(.syncJSONFile), vs: first, target: 3),
-            Row("In-memory engine first sync", figure(.syncMemory), vs: first, target: 0.5),
+            ResultRow("JSON-file engine first sync", figure(.syncJSONFile), vs: first, target: 3),
+            ResultRow("In-memory engine first sync", figure(.syncMemory), vs: first, target: 0.5),
         ]
-        if let peer { rows.append(Row("Peer: sqlite-utils insert --pk id", peer, vs: cLimit)) }
+        if let peer { rows.append(ResultRow("Peer: sqlite-utils insert --pk id", peer, vs: cLimit)) }
         if let newStore = commandSyncs[.newStore], let emptyStore = commandSyncs[.emptyStore] {
             rows += [
-                Row("`poststore sync` into an empty store (WAL, in place)", emptyStore, vs: cLimitIndex),
-                Row("`poststore sync` into a new store (built off to the side, no WAL)", newStore, vs: cLimitIndex),
-                Row(
+                ResultRow("`poststore sync` into an empty store (WAL, in place)", emptyStore, vs: cLimitIndex),
+                ResultRow(
+                    "`poststore sync` into a new store (built off to the side, no WAL)",
+                    newStore,
+                    vs: cLimitIndex
+                ),
+                ResultRow(
                     "New store off to the side (speed-up)",
                     newStore,
                     vs: ("empty store, WAL", emptyStore),
@@ -114,14 +92,7 @@ struct ResultTable {
             |---|---:|---:|---|---:|---:|---|
             """
         )
-        for row in rows {
-            let ratio = row.ratio.map { format($0, decimals: 2) + "×" } ?? ""
-            let target = row.target.map { (row.isSpeedUp ? "≥ " : "≤ ") + format($0, decimals: 2) + "×" } ?? ""
-            Swift.print(
-                "| \(row.name) | \(format(row.figure.medianSeconds)) | \(format(row.figure.maximumMegabytes, decimals: 0)) "
-                    + "| \(row.baseline?.name ?? "") | \(ratio) | \(target) | \(row.verdict) |"
-            )
-        }
+        for row in rows { Swift.print(row.line) }
         let decoded = figure(.decodeWithPostStore)
         let bytes = decoded.last["bytes"] ?? 0
         let throughput = { (figure: BenchmarkRun.Figure) in

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The PostgreSQL figures of a run, gathered over its runs.
+struct PostgresResults {
+    /// One step of a run: PostStore's engine (each in a child process) or `psql` doing the same work by hand.
+    enum Step: CaseIterable {
+        case anchorCopy, anchorUserIndex, anchorSearchIndex, anchorChangedResync
+        case syncWithoutIndex, sync, resyncUnchanged, resyncChanged
+    }
+
+    var figures: [Step: BenchmarkRun.Figure] = [:]
+    /// The anchor's first sync with both indexes: its copy and index builds, added up run by run.
+    var anchorWithIndexes = BenchmarkRun.Figure()
+    /// Query timings on the indexed store (``QueryMeasures``).
+    var queries: [String: Double] = [:]
+    /// Rows of `posts` inserted, updated and deleted, as `pg_stat_user_tables` counts them.
+    var rowsWrittenByFirstSync = 0
+    var rowsWrittenByUnchangedResync = 0
+    /// The indexed store's posts table with its indexes, in MB.
+    var storeMegabytes = 0.0
+
+    func figure(_ step: Step) -> BenchmarkRun.Figure { figures[step] ?? BenchmarkRun.Figure() }
+}
+
+extension BenchmarkRun {
+    /// Runs the PostgreSQL steps once, interleaved: a first sync without and with the search index, an unchanged
+    /// re-sync, a changed re-sync with prune; beside them the anchor, `psql` on the same server: `\copy` of the same
+    /// rows into a table with its primary key, the store's two indexes built after, and the changed re-sync in pure
+    /// SQL (COPY into a temporary table, one upsert, one delete). The schemas are this process's own, dropped after.
+    func runPostgres(
+        server: String,
+        psql: Psql,
+        changes: (removed: Int, edited: Int, added: Int),
+        measuresQueries: Bool,
+        into results: inout PostgresResults
+    ) throws {
+        let prefix = "poststore_benchmarks_\(getpid())"
+        let (anchor, withoutIndex, indexed) = (prefix + "_anchor", prefix + "_noindex", prefix + "_index")
+        let changeArgument = "\(changes.removed),\(changes.edited),\(changes.added)"
+        func store(_ schema: String) -> String { server + "?schema=" + schema }
+        func time(_ step: PostgresResults.Step, _ outcome: ChildProcess.Outcome) {
+            results.figures[step, default: BenchmarkRun.Figure()].seconds.append(outcome.seconds)
+            results.figures[step, default: BenchmarkRun.Figure()].peakMegabytes.append(outcome.peakMegabytes)
+        }
+        let schemas = [anchor, withoutIndex, indexed]
+        let existing = try psql.value(
+            "SELECT count(*) FROM pg_namespace WHERE nspname IN (\(schemas.map { "'\($0)'" }.joined(separator: ",")))"
+        )
+        try expect(existing == "0", "the server already has a schema named \(prefix)_…; nothing was touched")
+        defer { _ = try? psql.run(schemas.map { "DROP SCHEMA IF EXISTS \($0) CASCADE" }) }
+
+        try record(
+            &results.figures[.syncWithoutIndex, default: Figure()],
+            child(.syncPostgresWithoutIndex, store: store(withoutIndex), changes: changeArgument)
+        )
+        // pg_trgm is there now (the store's migrations add it); the anchor's index names its operator class.
+        let trigramSchema = try psql.value(
+            """
+            SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+            WHERE e.extname = 'pg_trgm'
+            """
+        )
+        try psql.run([
+            "CREATE SCHEMA \(anchor)",
+            """
+            CREATE TABLE \(anchor).posts (
+                id bigint PRIMARY KEY, user_id bigint NOT NULL, title text NOT NULL, body text NOT NULL,
+                search_text text NOT NULL)
+            """,
+        ])
+        let copy = try psql.run(["\\copy \(anchor).posts FROM '\(folder)/posts.csv' CSV"])
+        let userIndex = try psql.run(["CREATE INDEX ON \(anchor).posts (user_id, id)"])
+        let searchIndex = try psql.run(
+            ["CREATE INDEX ON \(anchor).posts USING gin (search_text \(trigramSchema).gin_trgm_ops)"]
+        )
+        time(.anchorCopy, copy)
+        time(.anchorUserIndex, userIndex)
+        time(.anchorSearchIndex, searchIndex)
+        results.anchorWithIndexes.seconds.append(copy.seconds + userIndex.seconds + searchIndex.seconds)
+        results.anchorWithIndexes.peakMegabytes.append(copy.peakMegabytes)
+
+        try record(
+            &results.figures[.sync, default: Figure()],
+            child(.syncPostgres, store: store(indexed), changes: changeArgument)
+        )
+        results.rowsWrittenByFirstSync = try psql.rowsWritten(schema: indexed, table: "posts")
+        // A check that the statistics are read right, so that the unchanged re-sync's 0 means something.
+        try expect(
+            results.rowsWrittenByFirstSync == options.posts,
+            "pg_stat_user_tables counts \(results.rowsWrittenByFirstSync) rows written by the first sync"
+        )
+        let storeBytes = try psql.value("SELECT pg_total_relation_size('\(indexed).posts')")
+        results.storeMegabytes = (Double(storeBytes) ?? 0) / 1_048_576
+        try record(
+            &results.figures[.resyncUnchanged, default: Figure()],
+            child(.resyncPostgresUnchanged, store: store(indexed), changes: changeArgument)
+        )
+        results.rowsWrittenByUnchangedResync =
+            try psql.rowsWritten(schema: indexed, table: "posts") - results.rowsWrittenByFirstSync
+        if measuresQueries {
+            results.queries = try child(.queriesPostgres, store: store(indexed), changes: changeArgument).figures
+        }
+
+        time(
+            .anchorChangedResync,
+            try psql.run(
+                [
+                    "CREATE TEMPORARY TABLE incoming (LIKE \(anchor).posts) ON COMMIT DROP",
+                    "\\copy incoming FROM '\(folder)/posts-changed.csv' CSV",
+                    "ANALYZE incoming",
+                    """
+                    INSERT INTO \(anchor).posts AS p SELECT * FROM incoming ON CONFLICT (id) DO UPDATE
+                    SET user_id = excluded.user_id, title = excluded.title, body = excluded.body,
+                        search_text = excluded.search_text
+                    WHERE (p.user_id, p.title, p.body) IS DISTINCT FROM (excluded.user_id, excluded.title, excluded.body)
+                    """,
+                    "DELETE FROM \(anchor).posts p WHERE NOT EXISTS (SELECT 1 FROM incoming i WHERE i.id = p.id)",
+                ],
+                singleTransaction: true
+            )
+        )
+        let anchorCount = try psql.value("SELECT count(*) FROM \(anchor).posts")
+        try expect(
+            anchorCount == String(options.posts - changes.removed + changes.added),
+            "the anchor's changed re-sync left \(anchorCount) posts"
+        )
+        try record(
+            &results.figures[.resyncChanged, default: Figure()],
+            child(.resyncPostgresChanged, store: store(indexed), changes: changeArgument)
+        )
+    }
+}
