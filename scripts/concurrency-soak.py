@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Concurrency soak for poststore: several processes syncing and reading one store at the same time.
 
-For each engine (SQLite, JSON file) the script writes `--syncers` source files whose posts say where they come
-from: source k has its own id range (overlapping its neighbours', so a sync inserts, updates and deletes), its
-own post count (--posts + k) and titles and bodies tagged `source-k:`. The expected result of each source is
-poststore's own `query --format ndjson` output after a completed sync of it into a scratch store. The store is
-seeded with source 0, then, for `--seconds`:
+For each engine (SQLite, JSON file, PostgreSQL) the script writes `--syncers` source files whose posts say where
+they come from: source k has its own id range (overlapping its neighbours', so a sync inserts, updates and deletes),
+its own post count (--posts + k) and titles and bodies tagged `source-k:`. The expected result of each source is
+poststore's own `query --format ndjson` output after a completed sync of it into a scratch SQLite store (so the
+other engines are also checked to print exactly what SQLite prints). The store is seeded with source 0, then, for
+`--seconds`:
 
   * each of `--syncers` loops runs `poststore sync --from SOURCE_k --store S --prune --force --quiet`;
   * each of `--readers` loops runs, at random, `query --format ndjson` (most often), `query --count`,
     `query --search source-j: --format ndjson` or `info --format json`.
 
 Checks:
-  * every command exits 0 -- a busy or "database is locked" error that reaches the user is a failure;
+  * every command exits 0 -- a busy or "database is locked" error that reaches the user is a failure (on
+    PostgreSQL, exit 75: writers wait for each other's table lock up to the lock timeout, 5 s by default);
   * every query is one source's complete post set: the ndjson is byte-for-byte one source's expected output
     (a consistent snapshot, never a mixture or a partial set); a --count is one source's count; a search for
     `source-j:` is either source j's complete set or empty; `info` shows one source's count, and lastSync names
@@ -20,7 +22,11 @@ Checks:
   * at the end the store is the source of a sync that may have committed last: the one that ended last, or one
     that was still running when that one started (syncs ending close together can commit in either order);
     `info` agrees with the posts (count, lastSync.source); SQLite passes `PRAGMA integrity_check`; a JSON store
-    has no temporary files left.
+    has no temporary files left; a PostgreSQL store's schema, read with psql, holds exactly the tables posts,
+    sync_state and poststore_migrations (nothing left over from a write), every index of them valid, as many
+    rows in posts as `info` counts, one migration row per version up to info's schemaVersion, and a sync_state
+    row. (PostgreSQL has no integrity_check to run without installing an extension, and its temporary tables go
+    with their session, so those checks do not apply.)
 
 Then, per engine, `--first-sync-rounds` rounds of first syncs racing on a missing store: `--syncers` processes
 start `sync` into the same new store at once, each with a fate -- a sync that must succeed, one whose source turns
@@ -28,19 +34,36 @@ out bad at its end (exit 65), one with --prune from a two-post source (refused o
 store; the others prune with --force, so a store is always one source's posts), one stopped by SIGINT and one
 killed by SIGKILL at a random moment. Checks: no lost store (once a sync succeeded the store exists, and it holds
 exactly the posts of one sync that succeeded or was stopped after it committed, never those of a failed one), info
-agrees, SQLite passes `PRAGMA integrity_check`, no store exists when no sync can have committed, every fated
-success exited 0, and nothing but a killed (or, rarely, interrupted) process's staging folder is left.
+agrees, SQLite passes `PRAGMA integrity_check` and a PostgreSQL schema the checks above, no store exists when no
+sync can have committed, every fated success exited 0, and nothing but a killed (or, rarely, interrupted) process's
+staging folder is left. On PostgreSQL each round uses a new schema, and a sync creates the schema and its tables
+(migrates it) when it connects, before it reads its source, so a schema that is there but empty is expected after
+a round where only failed syncs ran: there "no store" reads "no posts" (no posts table, or one without rows).
+Staging folders do not apply to PostgreSQL (a sync writes in one transaction).
+
+PostgreSQL: with `--postgres URL` (the server's URL, `postgres://USER@HOST:PORT/DB`, without `?schema=`) the
+stores go to that server; without it, the script starts a throwaway cluster with `scripts/postgres.sh start` and
+stops it (deleting it) at the end, also after a failure, Ctrl-C or SIGTERM. psql (from PATH, else where
+postgres.sh finds the server) reads the schemas. Every store of a run is a new schema named
+`soak_<pid>_<unix time>` (the main soak) or `soak_<pid>_<unix time>_race_<n>` (a first-sync round); the run
+refuses to start if a schema of that prefix exists. At the end the run drops exactly the schemas it named (DROP
+SCHEMA ... CASCADE), unless a check failed, the setup failed or --keep was given: then a --postgres server keeps
+them for inspection (the script prints the statement that drops them), and the throwaway cluster's schemas are
+dumped with pg_dump into the work folder before it is stopped. The `pg_trgm` extension, which poststore's first
+migration creates in the database when it is not there, is left alone.
 
 Prints, per engine: processes, duration, syncs and queries completed, p50/p99/max latency of each command kind
 (how long they waited for each other), and failures. Exits 1 if any check failed (the work folder is then kept),
-2 on a setup error. The data and each loop's choices are deterministic for a given --seed; the interleaving is
-not. Standard library only.
+2 on a setup error, 130 on Ctrl-C or SIGTERM. The data and each loop's choices are deterministic for a given
+--seed; the interleaving is not. Standard library only.
 """
 
 import argparse
 import json
 import os
 import random
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,9 +72,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from script_support import SetupError, describe_status, digest, find_poststore, ndjson_lines, add_soak_arguments, parse_engines, print_table, run_soak
+from script_support import (
+    REPO, SetupError, describe_status, digest, find_poststore, ndjson_lines, add_soak_arguments, parse_engines,
+    print_table, run_soak,
+)
 
 WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split()
+ENGINES = ("sqlite", "json", "postgres")
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -65,18 +92,28 @@ class Children:
     _running = set()
 
     @classmethod
+    def start(cls, argv, **options):
+        """Starts a command, which `kill_all` kills until it is `finished`."""
+        # A new session: Ctrl-C in the terminal reaches only this script, which then kills the children itself.
+        process = subprocess.Popen(argv, start_new_session=True, **options)
+        with cls._lock:
+            cls._running.add(process)
+        return process
+
+    @classmethod
+    def finished(cls, process):
+        with cls._lock:
+            cls._running.discard(process)
+
+    @classmethod
     def run(cls, argv):
         """Runs a command to the end; returns (exit status, stdout bytes, stderr text, seconds)."""
         started = time.monotonic()
-        # A new session: Ctrl-C in the terminal reaches only this script, which then kills the children itself.
-        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-        with cls._lock:
-            cls._running.add(process)
+        process = cls.start(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             out, err = process.communicate()
         finally:
-            with cls._lock:
-                cls._running.discard(process)
+            cls.finished(process)
         return process.returncode, out, err.decode(errors="replace").strip(), time.monotonic() - started
 
     @classmethod
@@ -86,6 +123,203 @@ class Children:
         for process in running:
             if process.poll() is None:
                 process.kill()
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# PostgreSQL
+
+
+POSTGRES_TABLES = ["posts", "poststore_migrations", "sync_state"]  # the tables of a store's schema, sorted
+
+
+class PsqlFailed(Exception):
+    """psql could not run a statement (the message is its error)."""
+
+
+def find_psql():
+    """psql: on the PATH, else next to the server postgres.sh uses (pg_config --bindir, /usr/lib/postgresql/*/bin)."""
+    found = shutil.which("psql")
+    if found:
+        return found
+    folders = []
+    if shutil.which("pg_config"):
+        folders.append(subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip())
+    versions = Path("/usr/lib/postgresql").glob("*/bin")
+    folders += [str(folder) for folder in sorted(versions, key=lambda f: _version(f.parent.name), reverse=True)]
+    for folder in folders:
+        candidate = Path(folder) / "psql"
+        if folder and os.access(candidate, os.X_OK):
+            return str(candidate)
+    raise SetupError("the postgres engine needs psql to check its schemas; install it (e.g. postgresql-client)")
+
+
+def _version(name):
+    return tuple(int(part) if part.isdigit() else 0 for part in name.split("."))
+
+
+def start_cluster():
+    """Starts a throwaway cluster with scripts/postgres.sh; returns its URL."""
+    argv = ["bash", str(REPO / "scripts" / "postgres.sh"), "start"]
+    # Its own session, so that Ctrl-C does not stop it halfway: it finishes, then its cluster is stopped.
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        out, err = process.communicate()
+    except KeyboardInterrupt:
+        out, _ = process.communicate()
+        if process.returncode == 0 and out.strip():
+            stop_cluster(out.strip())
+        raise
+    if process.returncode != 0 or not out.strip():
+        raise SetupError(f"scripts/postgres.sh start {describe_status(process.returncode)}: {err.strip()}")
+    return out.strip()
+
+
+def stop_cluster(url):
+    """Stops the cluster started with that URL, and deletes it; complains, but goes on, when that fails."""
+    argv = ["bash", str(REPO / "scripts" / "postgres.sh"), "stop", url]
+    result = subprocess.run(argv, capture_output=True, text=True)
+    if result.returncode != 0:
+        print(f"concurrency-soak: scripts/postgres.sh stop {url} failed: {result.stderr.strip()}", file=sys.stderr)
+
+
+@dataclass
+class Postgres:
+    """The server the postgres engine is soaked on, and the schemas (stores) this run names on it."""
+
+    url: str  # the server's URL, never with ?schema=
+    own: bool  # a throwaway cluster this script started, and stops at the end
+    psql: str
+    prefix: str  # every schema of this run starts with it: soak_<pid>_<unix time>
+    schemas: list = field(default_factory=list)  # the schemas this run named, the only ones it may drop
+
+    @classmethod
+    def open(cls, url):
+        """The server at `url`, or (url None) a throwaway cluster; checks it answers and that this run's schema
+        names are free."""
+        psql = find_psql()
+        server = cls(url or start_cluster(), url is None, psql, f"soak_{os.getpid()}_{int(time.time())}")
+        try:
+            taken = server.sql(
+                f"SELECT count(*) FROM pg_namespace WHERE left(nspname, {len(server.prefix)}) = '{server.prefix}'"
+            )
+            if taken != "0":
+                raise SetupError(f"{server.shown()} already has schemas named {server.prefix}...; run again")
+        except BaseException as error:
+            if server.own:
+                stop_cluster(server.url)
+            if isinstance(error, PsqlFailed):
+                raise SetupError(f"psql cannot read {server.shown()}: {error}") from None
+            raise
+        return server
+
+    def schema(self, suffix=""):
+        """A new schema name of this run (created by the first sync into it)."""
+        name = self.prefix + (f"_{suffix}" if suffix else "")
+        assert re.fullmatch(r"[a-z0-9_]{1,63}", name) and name not in self.schemas, name
+        self.schemas.append(name)
+        return name
+
+    def spec(self, schema):
+        """The store spec of a schema: the server's URL and ?schema=NAME."""
+        return self.url + ("&" if "?" in self.url else "?") + f"schema={schema}"
+
+    def shown(self, text=None):
+        """A URL (the server's by default) as messages show it: without its password."""
+        text = self.url if text is None else text
+        text = re.sub(r"^(postgres(?:ql)?://[^:@/?]*):[^@/?]*@", r"\1:PASSWORD@", text)
+        return re.sub(r"([?&]password=)[^&]*", r"\1PASSWORD", text)
+
+    def conninfo(self):
+        """The URL as libpq takes it: without poststore's own parameter statement_timeout (never a schema)."""
+        base, _, query = self.url.partition("?")
+        kept = [pair for pair in query.split("&") if pair and not pair.startswith("statement_timeout=")]
+        return base + ("?" + "&".join(kept) if kept else "")
+
+    def sql(self, statements):
+        """Runs statements through psql; returns what they print (unaligned, tuples only), stripped."""
+        environment = dict(os.environ)
+        environment.setdefault("PGCONNECT_TIMEOUT", "10")
+        argv = [self.psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", self.conninfo(), "-c", statements]
+        try:
+            result = subprocess.run(argv, capture_output=True, text=True, env=environment, timeout=300)
+        except subprocess.TimeoutExpired:
+            raise PsqlFailed("psql took more than 300 s") from None
+        if result.returncode != 0:
+            raise PsqlFailed(f"{describe_status(result.returncode)}: {' '.join(result.stderr.split())[:300]}")
+        return result.stdout.strip()
+
+    def posts(self, schema):
+        """How many posts the schema holds; None when it has no posts table (or does not exist)."""
+        if self.sql(f"SELECT to_regclass('\"{schema}\".posts') IS NULL") == "t":
+            return None
+        return int(self.sql(f'SELECT count(*) FROM "{schema}".posts'))
+
+    def store_problem(self, schema, info):
+        """None when the schema is the store `info` (poststore's info --format json, parsed) describes and nothing
+        else, else what is wrong: only the store's tables, every index valid, posts and migrations as info counts,
+        a sync state."""
+        try:
+            tables = self.sql(
+                "SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c "
+                f"JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '{schema}' AND c.relkind <> 'i'"
+            )
+            wanted = ",".join(f"{table}:r" for table in POSTGRES_TABLES)
+            if tables != wanted:
+                return f"schema {schema} holds {tables or 'nothing'} (name:relkind), not {wanted}"
+            invalid = self.sql(
+                "SELECT string_agg(c.relname, ',') FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                f"JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '{schema}' "
+                "AND NOT (i.indisvalid AND i.indisready AND i.indislive)"
+            )
+            if invalid:
+                return f"schema {schema} has invalid indexes: {invalid}"
+            posts, migrations, newest, states = self.sql(
+                f'SELECT (SELECT count(*) FROM "{schema}".posts), '
+                f'(SELECT count(*) FROM "{schema}".poststore_migrations), '
+                f'(SELECT coalesce(max(version), 0) FROM "{schema}".poststore_migrations), '
+                f'(SELECT count(*) FROM "{schema}".sync_state)'
+            ).split("|")
+        except PsqlFailed as error:
+            return f"psql on schema {schema}: {error}"
+        if int(posts) != info["postCount"]:
+            return f"schema {schema} has {posts} rows in posts, info counts {info['postCount']}"
+        if not int(migrations) == int(newest) == info["schemaVersion"]:
+            return f"schema {schema} records {migrations} migrations up to version {newest}, info says schema " \
+                   f"version {info['schemaVersion']}"
+        if info["lastSync"] and int(states) == 0:
+            return f"schema {schema} has no sync_state row, but info shows a last sync"
+        return None
+
+    def finish(self, workdir, keep):
+        """The end of the run: drops this run's schemas (kept instead when `keep`: on a --postgres server, printing
+        how to drop them; from the throwaway cluster, dumped into the work folder) and stops the throwaway cluster.
+        Complains but goes on when something fails, so that the cluster is always stopped."""
+        try:
+            quoted = ", ".join(f'"{schema}"' for schema in self.schemas)
+            if keep and self.schemas and self.own:
+                dump = workdir / "postgres-dump.sql"
+                pg_dump = Path(self.psql).with_name("pg_dump")
+                argv = [str(pg_dump), "-d", self.conninfo(), "-f", str(dump)] + [f"--schema={s}" for s in self.schemas]
+                result = subprocess.run(argv, capture_output=True, text=True)
+                if result.returncode == 0:
+                    print(f"concurrency-soak: the PostgreSQL schemas are dumped to {dump}", file=sys.stderr)
+                else:
+                    print(f"concurrency-soak: pg_dump failed: {result.stderr.strip()[:300]}", file=sys.stderr)
+            elif keep and self.schemas:
+                print(
+                    f"concurrency-soak: PostgreSQL schemas kept: {', '.join(self.schemas)}; drop them with\n"
+                    f"  psql '{self.shown(self.conninfo())}' -c 'DROP SCHEMA IF EXISTS {quoted} CASCADE'",
+                    file=sys.stderr,
+                )
+            elif self.schemas and not self.own:
+                self.sql(f"SET lock_timeout = '60s'; DROP SCHEMA IF EXISTS {quoted} CASCADE")
+        except (PsqlFailed, OSError) as error:
+            print(f"concurrency-soak: cleaning up the PostgreSQL schemas {self.prefix}*: {error}", file=sys.stderr)
+        finally:
+            if self.own:
+                stop_cluster(self.url)
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -148,6 +382,7 @@ class Soak:
     lock: threading.Lock = field(default_factory=threading.Lock)
     records: list = field(default_factory=list)
     failures: list = field(default_factory=list)  # (category, message)
+    final_info: dict = None  # the final `info --format json`, parsed, when it could be read
 
     def command(self, *arguments):
         return [str(self.poststore), *arguments, "--store", self.store_spec]
@@ -314,6 +549,8 @@ class Soak:
         problem = f"{describe_status(status)}: {err}" if status != 0 else self.info_problem(info_out, final)
         if problem:
             self.fail("final" if status != 0 else "info", f"final info: {problem}")
+        else:
+            self.final_info = json.loads(info_out)
         return final
 
 
@@ -330,7 +567,7 @@ class Race:
     syncs: dict = field(default_factory=dict)  # fate -> [exit statuses]
     stores: int = 0  # rounds that ended with a store
     lost: int = 0  # rounds where a sync succeeded but the store is missing or not a successful source's
-    left: int = 0  # staging folders left (only SIGKILLed syncs may leave one)
+    left: int = 0  # staging folders left (only SIGKILLed syncs may leave one); None on PostgreSQL (none are made)
     failures: list = field(default_factory=list)
 
 
@@ -345,16 +582,20 @@ def make_race_sources(sources, folder):
     return bad_path, small_path
 
 
-def race_first_syncs(engine, args, poststore, workdir, sources):
+def race_first_syncs(engine, args, poststore, workdir, sources, postgres):
     """Rounds of `--syncers` first syncs racing on one missing store, some failing on purpose."""
     folder = workdir / engine / "race"
     folder.mkdir(parents=True, exist_ok=True)
     bad_path, small_path = make_race_sources(sources, folder)
     rng = random.Random(f"{args.seed}-{engine}-race")
-    race = Race()
+    race = Race(left=None if engine == "postgres" else 0)
     for number in range(args.first_sync_rounds):
-        store = folder / (f"race-{number}.sqlite" if engine == "sqlite" else f"race-{number}.json")
-        spec = f"{engine}:{store}"
+        if engine == "postgres":
+            store = postgres.schema(f"race_{number}")  # a schema no one has made yet
+            spec = postgres.spec(store)
+        else:
+            store = folder / (f"race-{number}.sqlite" if engine == "sqlite" else f"race-{number}.json")
+            spec = f"{engine}:{store}"
         fates = [FATES[(number + k) % len(FATES)] for k in range(args.syncers)]
         fates[0] = "ok"  # every round has a sync that must succeed, so every round has a store to lose
         processes = []
@@ -365,7 +606,7 @@ def race_first_syncs(engine, args, poststore, workdir, sources):
             argv += {"bad": [str(bad_path)], "prune": [str(small_path), "--prune"]}.get(
                 fate, [str(source.path), "--prune", "--force"]
             )
-            process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+            process = Children.start(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             processes.append((fate, source, process))
             if fate in ("interrupt", "kill"):
                 signal_number = signal.SIGINT if fate == "interrupt" else signal.SIGKILL
@@ -376,6 +617,7 @@ def race_first_syncs(engine, args, poststore, workdir, sources):
         candidates = []  # the sources whose posts the store may hold: a signal may land after a sync committed
         for fate, source, process in processes:
             _, err = process.communicate()
+            Children.finished(process)
             status = process.returncode
             race.syncs.setdefault(fate, []).append(status)
             if status == 0:
@@ -386,12 +628,14 @@ def race_first_syncs(engine, args, poststore, workdir, sources):
                 race.failures.append(f"round {number}: a sync that must succeed {describe_status(status)}: "
                                      f"{err.decode(errors='replace').strip()}")
         race.rounds += 1
-        problem = race_check(engine, poststore, store, spec, succeeded, candidates)
+        problem = race_check(engine, poststore, store, spec, succeeded, candidates, postgres)
         if problem:
             race.lost += 1
             race.failures.append(f"round {number}: {problem}")
         elif succeeded:
             race.stores += 1
+        if engine == "postgres":
+            continue
         left = [entry for entry in os.listdir(folder) if entry.startswith(f".{store.name}.new-")]
         race.left += len(left)
         # A killed sync leaves its folder; an interrupted one too when stopped while writing a JSON temporary file.
@@ -409,13 +653,25 @@ def _signal(process, signal_number):
             pass
 
 
-def race_check(engine, poststore, store, spec, succeeded, candidates):
+def race_check(engine, poststore, store, spec, succeeded, candidates, postgres):
     """None when the round's store is as it must be, else what is wrong: a store must exist once a sync succeeded,
     and hold exactly the posts of one sync that may have committed (none that failed on bad data or a refused prune).
+    On PostgreSQL `store` is the schema, which any sync creates, empty, when it connects: there a store "exists"
+    when its posts table has rows.
     """
-    if not store.exists():
+    if engine == "postgres":
+        try:
+            posts = postgres.posts(store)
+        except PsqlFailed as error:
+            return f"psql on schema {store}: {error}"
+        if not posts:
+            state = "does not exist" if posts is None else "has no posts"
+            return f"{len(succeeded)} syncs succeeded, but schema {store} {state}" if succeeded else None
+        if not candidates:
+            return f"no sync succeeded or was stopped, yet schema {store} holds {posts} posts"
+    elif not store.exists():
         return f"{len(succeeded)} syncs succeeded, but {store.name} is gone" if succeeded else None
-    if not candidates:
+    elif not candidates:
         return f"no sync succeeded or was stopped, yet {store.name} exists"
     status, out, err, _ = Children.run([str(poststore), "query", "--format", "ndjson", "--store", spec])
     if status != 0:
@@ -431,6 +687,8 @@ def race_check(engine, poststore, store, spec, succeeded, candidates):
         return f"info {describe_status(status)}: {err}"
     if json.loads(info_out)["postCount"] != len(out.splitlines()):
         return f"info counts {json.loads(info_out)['postCount']} posts, query {len(out.splitlines())}"
+    if engine == "postgres":
+        return postgres.store_problem(store, json.loads(info_out))
     if engine == "sqlite":
         result = subprocess.run(["sqlite3", str(store), "PRAGMA integrity_check"], capture_output=True, text=True)
         if (result.stdout + result.stderr).strip() != "ok":
@@ -446,7 +704,8 @@ def print_race_summary(races):
             f"{fate} {sum(1 for s in race.syncs.get(fate, []) if s == 0)}/{len(race.syncs.get(fate, []))}"
             for fate in FATES
         )
-        rows.append([engine, race.rounds, race.stores, fates, race.left, race.lost, len(race.failures)])
+        left = "-" if race.left is None else race.left
+        rows.append([engine, race.rounds, race.stores, fates, left, race.lost, len(race.failures)])
     print_table(
         ["engine", "first-sync rounds", "stores made", "exit 0 per fate", "staging left (stopped)", "lost stores",
          "failures"],
@@ -480,11 +739,17 @@ def prepare_sources(args, poststore, folder):
     return sources
 
 
-def soak_engine(engine, args, poststore, workdir, sources):
+def soak_engine(engine, args, poststore, workdir, sources, postgres):
     folder = workdir / engine
     folder.mkdir(parents=True, exist_ok=True)
-    store_path = folder / ("store.sqlite" if engine == "sqlite" else "store.json")
-    soak = Soak(engine, poststore, f"{engine}:{store_path}", sources, folder)
+    if engine == "postgres":
+        schema = postgres.schema()  # a schema no one has made yet: the first sync creates it
+        spec = postgres.spec(schema)
+        print(f"postgres: store {postgres.shown(spec)}", flush=True)
+    else:
+        store_path = folder / ("store.sqlite" if engine == "sqlite" else "store.json")
+        spec = f"{engine}:{store_path}"
+    soak = Soak(engine, poststore, spec, sources, folder)
     status, _, err, _ = Children.run(soak.command("sync", "--from", str(sources[0].path), "--quiet"))
     if status != 0:
         raise SetupError(f"{engine}: the first sync failed: {err}")
@@ -508,7 +773,12 @@ def soak_engine(engine, args, poststore, workdir, sources):
     elapsed = time.monotonic() - started
 
     final = soak.check_final_state()
-    if engine == "sqlite":
+    if engine == "postgres":
+        # No integrity_check, no temporary files: the schema holds what info describes, and nothing else.
+        problem = postgres.store_problem(schema, soak.final_info) if soak.final_info else None
+        if problem:
+            soak.fail("final", problem)
+    elif engine == "sqlite":
         result = subprocess.run(["sqlite3", str(store_path), "PRAGMA integrity_check"], capture_output=True, text=True)
         if (result.stdout + result.stderr).strip() != "ok":
             soak.fail("final", f"integrity_check: {(result.stdout + result.stderr).strip()[:300]}")
@@ -577,7 +847,9 @@ def print_summary(results, args):
 def parse_arguments():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
-        epilog="CI smoke size (about 45 s): scripts/concurrency-soak.py --seconds 20 --posts 1000",
+        epilog="CI smoke size (about 45 s): scripts/concurrency-soak.py --seconds 20 --posts 1000. PostgreSQL on a "
+        "throwaway cluster: scripts/concurrency-soak.py --engines postgres; on a server of yours (new schemas "
+        "soak_<pid>_<time>*, dropped at the end): --postgres postgres://USER@HOST:PORT/DB.",
     )
     parser.add_argument("--seconds", type=float, default=60, help="how long the loops run, per engine (default 60)")
     parser.add_argument("--syncers", type=int, default=4, help="sync loops, one source each (default 4)")
@@ -588,9 +860,21 @@ def parse_arguments():
         "--first-sync-rounds", type=int, default=20,
         help="rounds of --syncers first syncs racing on a missing store, per engine (default 20)",
     )
-    add_soak_arguments(parser)
+    parser.add_argument(
+        "--postgres", metavar="URL",
+        help="the PostgreSQL server of the postgres engine, postgres://USER@HOST:PORT/DB without ?schema= (default: "
+        "a throwaway cluster from scripts/postgres.sh); given, the engines default to sqlite,json,postgres",
+    )
+    add_soak_arguments(parser, ENGINES, "sqlite,json; with --postgres, sqlite,json,postgres")
     args = parser.parse_args()
-    parse_engines(parser, args)
+    parse_engines(parser, args, ENGINES, "sqlite,json,postgres" if args.postgres else "sqlite,json")
+    if args.postgres is not None:
+        if not re.match(r"postgres(ql)?://", args.postgres):
+            parser.error("--postgres takes a postgres:// or postgresql:// URL")
+        if re.search(r"[?&]schema=", args.postgres):
+            parser.error("--postgres takes the server's URL without ?schema=: the soak names its own schemas")
+        if "postgres" not in args.engines:
+            parser.error("--postgres is the postgres engine's server, but --engines does not name postgres")
     if args.syncers < 2 or args.readers < 0 or args.posts < 4 or args.seconds <= 0 or args.first_sync_rounds < 0:
         parser.error("need --syncers >= 2, --readers >= 0, --posts >= 4, --seconds > 0, --first-sync-rounds >= 0")
     return args
@@ -603,20 +887,44 @@ def main():
         poststore = find_poststore(args.poststore)
         sources = prepare_sources(args, poststore, workdir)
         print(f"concurrency-soak: {poststore}, work folder {workdir}", flush=True)
-        results = []
-        races = []
-        for engine in args.engines:
-            soak, elapsed, final = soak_engine(engine, args, poststore, workdir, sources)
-            print(f"{engine}: {len(soak.records)} commands in {elapsed:.0f} s, {len(soak.failures)} failures", flush=True)
-            results.append((soak, elapsed, final))
-            race = race_first_syncs(engine, args, poststore, workdir, sources)
-            print(f"{engine}: {race.rounds} first-sync rounds, {len(race.failures)} failures", flush=True)
-            races.append((engine, race))
-        print_summary(results, args)
-        print_race_summary(races)
-        return any(soak.failures for soak, _, _ in results) or any(race.failures for _, race in races)
+        postgres = None
+        keep_schemas = True  # unless the run passes or is interrupted: a failure's schemas are kept for inspection
+        try:
+            if "postgres" in args.engines:
+                postgres = Postgres.open(args.postgres)
+                where = "a throwaway cluster" if postgres.own else "the server"
+                print(f"postgres: {where} at {postgres.shown()}, schemas {postgres.prefix}*", flush=True)
+            results = []
+            races = []
+            for engine in args.engines:
+                soak, elapsed, final = soak_engine(engine, args, poststore, workdir, sources, postgres)
+                print(f"{engine}: {len(soak.records)} commands in {elapsed:.0f} s, {len(soak.failures)} failures",
+                      flush=True)
+                results.append((soak, elapsed, final))
+                race = race_first_syncs(engine, args, poststore, workdir, sources, postgres)
+                print(f"{engine}: {race.rounds} first-sync rounds, {len(race.failures)} failures", flush=True)
+                races.append((engine, race))
+            print_summary(results, args)
+            print_race_summary(races)
+            failed = any(soak.failures for soak, _, _ in results) or any(race.failures for _, race in races)
+            keep_schemas = failed or args.keep
+            return failed
+        except KeyboardInterrupt:
+            keep_schemas = args.keep
+            raise
+        finally:
+            if postgres is not None:
+                # No sync may still hold a lock on a schema to drop, nor run on the cluster being stopped.
+                Children.kill_all()
+                postgres.finish(workdir, keep_schemas)
 
-    return run_soak("concurrency-soak", args, True, soak, Children.kill_all)
+    # SIGTERM ends the run as Ctrl-C does: the children killed, the throwaway cluster stopped.
+    signal.signal(signal.SIGTERM, _terminate)
+    return run_soak("concurrency-soak", args, "sqlite" in args.engines, soak, Children.kill_all)
+
+
+def _terminate(signal_number, frame):
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

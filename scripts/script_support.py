@@ -70,20 +70,27 @@ def print_table(headers, rows):
         print("  ".join(str(cell).rjust(width) if i else str(cell).ljust(width) for i, (cell, width) in enumerate(zip(row, widths))))
 
 
-def add_soak_arguments(parser):
-    """The options every soak takes: --poststore, --engines, --workdir and --keep."""
+FILE_ENGINES = ("sqlite", "json")
+
+
+def add_soak_arguments(parser, engines=FILE_ENGINES, default_engines="both"):
+    """The options every soak takes: --poststore, --engines (some of `engines`; `default_engines` says in the help
+    which are soaked when it is not given), --workdir and --keep."""
     parser.add_argument("--poststore", help=f"the poststore binary (default: build {SCRATCH}/release/poststore)")
-    parser.add_argument("--engines", default="sqlite,json", help="comma-separated: sqlite,json (default both)")
+    parser.add_argument("--engines", help=f"comma-separated: {','.join(engines)} (default {default_engines})")
     parser.add_argument("--workdir", help="work folder (default: a new temporary folder)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (it is always kept on failure)")
 
 
-def parse_engines(parser, args):
-    """Turns --engines into a list, refusing anything but sqlite and json."""
-    engines = [engine.strip() for engine in args.engines.split(",") if engine.strip()]
-    if not engines or any(engine not in ("sqlite", "json") for engine in engines):
-        parser.error("--engines takes sqlite, json or both")
-    args.engines = engines
+def parse_engines(parser, args, engines=FILE_ENGINES, default=",".join(FILE_ENGINES)):
+    """Turns --engines (`default` when not given) into a list without repeats, refusing anything but `engines`."""
+    text = default if args.engines is None else args.engines
+    chosen = list(dict.fromkeys(engine.strip() for engine in text.split(",") if engine.strip()))
+    if not chosen or any(engine not in engines for engine in chosen):
+        if len(engines) == 2:
+            parser.error(f"--engines takes {engines[0]}, {engines[1]} or both")
+        parser.error(f"--engines takes one or more of {', '.join(engines)}, comma-separated")
+    args.engines = chosen
 
 
 def run_soak(name, args, needs_sqlite3, soak, stop_children):
