@@ -118,12 +118,13 @@ extension PostgresPostStore: PostStoreProtocol {
         }
         let deletions = Array(changes.deletions)
         if changes.prune || !deletions.isEmpty {
+            // A join, not NOT EXISTS inside the filter: a subquery there would be run once per stored post, and
+            // scan the unindexed temporary table each time. The incoming ids are distinct (checked above).
             let (stored, named, pruned) = try await session.rows(
                 """
-                SELECT count(*), count(*) FILTER (WHERE id = ANY(\(deletions))),
-                    count(*) FILTER (WHERE \(changes.prune) AND NOT id = ANY(\(deletions))
-                        AND NOT EXISTS (SELECT 1 FROM pg_temp.incoming i WHERE i.id = p.id))
-                FROM \(unescaped: names.posts) p
+                SELECT count(*), count(*) FILTER (WHERE p.id = ANY(\(deletions))),
+                    count(*) FILTER (WHERE \(changes.prune) AND NOT p.id = ANY(\(deletions)) AND i.id IS NULL)
+                FROM \(unescaped: names.posts) p LEFT JOIN pg_temp.incoming i ON i.id = p.id
                 """,
                 as: (Int, Int, Int).self
             )[0]

@@ -19,7 +19,9 @@ struct Benchmarks {
                 try await BenchmarkRun(options: try BenchmarkOptions(parsing: arguments)).run()
             }
         } catch {
-            FileHandle.standardError.write(Data("poststore-benchmarks: \(error)\n".utf8))
+            // A store's error keeps what it met underneath; a benchmark that fails wants every detail of it.
+            let cause = (error as? PostStoreError)?.cause.map { " (underneath: \(String(reflecting: $0)))" } ?? ""
+            FileHandle.standardError.write(Data("poststore-benchmarks: \(error)\(cause)\n".utf8))
             exit(1)
         }
     }
