@@ -40,10 +40,7 @@ struct BenchmarkRun {
         )
         let changeArgument = "\(changes.removed),\(changes.edited),\(changes.added)"
         let psql = options.postgres.map { Psql(url: $0, outputPath: folder + "/psql.out") }
-        if psql != nil {
-            try PostgresAnchorFile.write(from: folder + "/posts.json", to: folder + "/posts.csv")
-            try PostgresAnchorFile.write(from: folder + "/posts-changed.json", to: folder + "/posts-changed.csv")
-        }
+        if psql != nil { try child(.postgresAnchorFiles, store: folder + "/unused", changes: changeArgument) }
         var postgres = PostgresResults()
 
         // Stores the re-sync measures start from, made once.

@@ -28,6 +28,9 @@ enum ChildMeasure: String, CaseIterable {
     case resyncPostgresUnchanged = "resync-postgres-unchanged"
     case resyncPostgresChanged = "resync-postgres-changed"
     case queriesPostgres = "queries-postgres"
+    /// Writes the CSV files the PostgreSQL anchors copy; in a child because a child's peak memory on Linux counts
+    /// the harness's own at the moment of spawning it, so the harness must never hold a million posts.
+    case postgresAnchorFiles = "postgres-anchor-files"
 
     /// What the child needs: the data folder (`posts.json`, `posts-changed.json`), the store it works on (a path,
     /// or a `postgres://` URL naming a schema), and the expected counts.
@@ -115,6 +118,11 @@ enum ChildMeasure: String, CaseIterable {
             return try await sync(context.changedFile, prune: true, expectChanges: context.changes) {
                 PostgresPostStore(location: location, mode: .openExisting)
             }
+        case .postgresAnchorFiles:
+            let start = ContinuousClock.now
+            try PostgresAnchorFile.write(from: context.baseFile, to: context.dataFolder + "/posts.csv")
+            try PostgresAnchorFile.write(from: context.changedFile, to: context.dataFolder + "/posts-changed.csv")
+            return ["seconds": (ContinuousClock.now - start).seconds]
         case .queriesPostgres:
             let store = PostgresPostStore(location: try PostgresStoreLocation(url: context.store), mode: .openExisting)
             return try await QueryMeasures(store: store, measuresWholeResults: false).run()
