@@ -18,38 +18,49 @@ password (the trusted role ignores it) that must never appear in anything postst
 each:
 
   kill       SIGKILL the postmaster and all its children (the backends) after a random delay within a sync's
-             usual duration, then start the server again (pg_ctl start, as postgres.sh starts it; crash
-             recovery). The sync retries a lost connection up to 5 times (0.25 s, doubling), so it may ride across
-             the restart.
+             usual duration, then start the server again at once (pg_ctl start with postgres.sh's options; crash
+             recovery). The sync retries a lost connection up to 5 times (0.25 s, doubling: 3.75 s in all), so it
+             may ride across the restart, or give up.
   terminate  pg_terminate_backend() on the sync's backend(s) (pg_stat_activity: application_name 'poststore',
-             active or idle in transaction) after a random delay: the sync must retry and exit 0. A non-zero exit
-             that leaves the old state is acceptable but counted apart.
+             active or idle in transaction; polled through one open psql) after a random delay: the sync must
+             retry and exit 0. A non-zero exit that leaves the old state is acceptable but counted apart. Then the
+             same for a read: `query --format ndjson` whose backend is terminated while it streams the posts
+             (`SELECT id, ...`) must retry and print exactly the store's posts (or fail with one line), never a
+             partial or mixed list.
   stop       a server that stops answering: (a) with the postmaster and all backends SIGSTOPped, `query --count`
              and `sync` with `statement_timeout=2s&connect_timeout=2` must fail within a bound (5 connection
              attempts of the connect timeout, plus the 3.75 s of backoff between them, plus 10 s of slack); (b) a
-             sync (statement timeout 1.5 x the longest full sync seen, so no statement of a healthy sync meets it)
-             is frozen mid-way: it must end within statement timeout + 5 s (the client's watchdog), plus 10 s,
-             of the SIGSTOP. Then SIGCONT.
+             sync (statement timeout 1.5 x the longest full sync seen, at least 5 s, so that no statement of a
+             healthy sync meets it) is frozen mid-way: it must end within statement timeout + 5 s (the client's
+             watchdog), plus 10 s, of the SIGSTOP. Then SIGCONT.
   password   the role `poststore_password` (postgres.sh makes it log in with a password) with a wrong password in
              the URL (`info` and `sync`), a wrong PGPASSWORD, and no password at all: exit 77, and neither the wrong
              nor the right password in the output. Before the rounds, the right password (in the URL, and in
-             PGPASSWORD) must work.
+             PGPASSWORD) must work; after them the store still holds what the right password's sync wrote.
 
 Checks after every sync: exit 0 means the store equals the target exactly (and nothing on standard error); a
 non-zero exit means exactly one line `poststore: ...` on standard error, nothing on standard output, exit 69 for the
 server faults (77 for the password ones), and the store exactly as before -- or exactly the target when the line
-says the write "may or may not have been saved" (a connection lost during COMMIT). Never anything in between.
+says the write "may or may not have been saved" (a connection lost during COMMIT). Never anything in between. A
+crash (a signal such as SIGILL from a failed precondition) is a failure, reported with its `Fatal error` line.
 Before reading the store the script waits until no backend of the ended poststore is left (one still running a
-COMMIT sent before its client gave up could otherwise change the store after the check). A command that does not
-end within its bound plus 120 s is killed and counted as hung. After every round `poststore info --format json`
-must work and agree with psql on the post count and the latest sync's source, and no poststore output may
-contain a password.
+COMMIT sent before its client gave up could otherwise change the store after the check). A sync that does not end
+within three full syncs + 3.75 s + 60 s (a frozen-server command: its bound + 60 s) is hung: the script notes how
+many sockets it still has open and what poststore's backends are doing, kills it, and counts a failure. After every
+round `poststore info --format json` must work and agree with psql on the post count and the latest sync's source,
+and no poststore output may contain a password.
 
-Prints a table per fault (rounds, failures, seconds from the fault to the exit: p50 and max, and the bound), the
-outcomes counted per fault, and the distinct messages poststore printed. Exits 1 if any check failed (the work
-folder is kept, with the server log), 2 on a setup error, 130 on Ctrl-C or SIGTERM. The data and the delays are
+Each outcome names what the sync's backends were doing when the fault came (from pg_stat_activity: `COPY
+"incoming"`, `SELECT count` -- the prune count --, `UPDATE ...`, `idle in transaction after CREATE`, ...). Prints a
+table per fault (rounds, failures, seconds from the fault to the exit: p50 and max, and the bound), the outcomes
+counted per fault, and the distinct messages poststore printed. Exits 1 if any check failed (the work folder is
+kept, with the server log), 2 on a setup error, 130 on Ctrl-C or SIGTERM. The data and the delays are
 deterministic for a given --seed; the timing is not. Standard library only; needs PostgreSQL's server binaries
-(postgres.sh finds them) and psql next to them.
+(postgres.sh finds them) and psql next to them; run as root, the server runs as `postgres` (as postgres.sh does).
+
+--posts (default 10000) sets how long a sync lasts, and the delays follow the measured duration, whatever it is.
+(Builds before 89fe13e counted a prune's victims once per stored post: a sync took about 3 s at 10000 posts, 22 s
+at 20000, and met the 300 s statement timeout at 100000.)
 """
 
 import argparse
@@ -75,8 +86,9 @@ NAME = "postgres-faults"
 FAULTS = ("kill", "terminate", "stop", "password")
 # Occasional awkward text, so the digests also cover escaping: quotes, backslashes, non-ASCII, emoji, a tab.
 ODD_WORDS = ['"quoted"', "back\\slash", "café", "日本語", "Ωμέγα", "emoji🙂", "tab\there", "naïve", "<tag>", "100%"]
-# Exit codes `poststore --help` documents (75 busy and 77 access denied are the PostgreSQL engine's).
-DOCUMENTED_CODES = {1, 64, 65, 66, 69, 74, 75, 77}
+# Exit codes the error table documents (Sources/PostStore/PostStore.docc/Errors.md; a busy store is 74, and 77,
+# access denied, is the PostgreSQL engine's).
+DOCUMENTED_CODES = {1, 64, 65, 66, 69, 74, 77}
 UNAVAILABLE = 69
 ACCESS_DENIED = 77
 MAYBE_SAVED = "may or may not have been saved"
@@ -98,10 +110,10 @@ class Children:
     current = None
 
     @classmethod
-    def start(cls, argv, env=None):
+    def start(cls, argv, env=None, stdout=subprocess.PIPE):
         # A new session: Ctrl-C in the terminal reaches only this script, which then kills the child itself.
         cls.current = subprocess.Popen(
-            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+            argv, stdout=stdout, stderr=subprocess.PIPE, env=env, start_new_session=True,
             preexec_fn=default_signal_actions,
         )
         return cls.current
@@ -154,7 +166,7 @@ def finish(process, argv, started, limit, diagnose=None):
         out, err = process.communicate()
     Children.current = None
     ended_at = time.monotonic()
-    return Ended(argv, process.returncode, out, err, ended_at - started, ended_at, limit, hung)
+    return Ended(argv, process.returncode, out or b"", err, ended_at - started, ended_at, limit, hung)
 
 
 def wait_briefly(process, seconds):
@@ -196,6 +208,21 @@ def process_alive(pid):
         return False
 
 
+def stop_and_wait(pid):
+    """SIGSTOP, and wait until the process is stopped: the signal takes effect when the process next leaves the
+    kernel, so a postmaster in the middle of a fork finishes it first, and its children are listed after that."""
+    os.kill(pid, signal.SIGSTOP)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rpartition(")")[2].split()[0] in ("T", "t", "Z"):
+                    return
+        except (FileNotFoundError, ProcessLookupError):
+            return
+        time.sleep(0.001)
+
+
 def children_of(pid):
     """The pids of a process's children, from /proc."""
     found = []
@@ -224,20 +251,59 @@ def signal_pids(pids, number):
 # "incoming", SELECT count, UPDATE "schema".posts), else its state and its last statement's first word.
 DOING = (
     "CASE WHEN state = 'active' THEN left(array_to_string((regexp_split_to_array(btrim(query, E' \\n\\t'), "
-    "'[\\s(]+'))[1:2], ' '), 40) ELSE state || ' after ' || split_part(btrim(query, E' \\n\\t'), ' ', 1) END"
+    "'[\\s(,]+'))[1:2], ' '), 40) ELSE state || ' after ' || split_part(btrim(query, E' \\n\\t'), ' ', 1) END"
 )
 
 
-# Terminates every busy backend of poststore; answers how many, and what they were doing.
+# Terminates the backends of poststore that meet a condition (added after it); answers how many, and what they
+# were doing.
 TERMINATE = (
     f"SELECT count(pg_terminate_backend(pid)), coalesce(string_agg(DISTINCT {DOING}, ', '), '') "
-    "FROM pg_stat_activity WHERE application_name = 'poststore' "
-    "AND state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()"
+    "FROM pg_stat_activity WHERE application_name = 'poststore' AND pid <> pg_backend_pid()"
 )
+BUSY = "state IN ('active', 'idle in transaction')"
+# The backend of a read, once it ran the statement that reads the posts (active, or idle with the rows sent).
+READING = "query LIKE 'SELECT id, user_id, title, body FROM %'"
 
 
 class PsqlFailed(Exception):
     """psql could not run a statement (the message is its error)."""
+
+
+class PsqlSession:
+    """One psql reading statements from a pipe: a new psql per statement takes tens of milliseconds, too slow to
+    catch a statement that lasts a tenth of a second."""
+
+    MARK = "--postgres-faults-done--"
+
+    def __init__(self, argv, environment):
+        self.process = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment,
+            start_new_session=True,
+        )
+
+    def sql(self, statement):
+        self.process.stdin.write(f"{statement.rstrip().rstrip(';')};\n\\echo {self.MARK}\n")
+        self.process.stdin.flush()
+        lines = []
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise PsqlFailed(f"psql ended: {' '.join(lines)[:300]}")
+            if line.rstrip("\n") == self.MARK:
+                break
+            lines.append(line.rstrip("\n"))
+        if any("ERROR:" in line or "FATAL:" in line for line in lines):
+            raise PsqlFailed(" ".join(lines)[:300])
+        return "\n".join(lines).strip()
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait()
 
 
 class Cluster:
@@ -254,7 +320,9 @@ class Cluster:
     def start(self):
         argv = ["bash", str(REPO / "scripts" / "postgres.sh"), "start"]
         # Its own session, so that Ctrl-C does not stop it halfway: it finishes, then its cluster is stopped.
-        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        process = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        )
         try:
             out, err = process.communicate()
         except KeyboardInterrupt:
@@ -308,7 +376,7 @@ class Cluster:
         pid = self.postmaster()
         if pid is None:
             raise SetupError("the server is not running, nothing to kill")
-        os.kill(pid, signal.SIGSTOP)  # no new backend between the listing and the kill
+        stop_and_wait(pid)  # no new backend between the listing and the kill
         everyone = [pid] + children_of(pid)
         signal_pids(everyone, signal.SIGKILL)
         # Gone means reaped, not a zombie: the new postmaster refuses to start while the old pid still answers.
@@ -337,7 +405,7 @@ class Cluster:
         pid = self.postmaster()
         if pid is None:
             raise SetupError("the server is not running, nothing to stop")
-        os.kill(pid, signal.SIGSTOP)
+        stop_and_wait(pid)
         self.frozen = [pid] + children_of(pid)
         signal_pids(self.frozen[1:], signal.SIGSTOP)
 
@@ -352,14 +420,23 @@ class Cluster:
         except OSError:
             return ""
 
-    def sql(self, statement, timeout=300):
-        """Runs a statement through psql (application_name postgres-faults); returns its output, stripped."""
+    def psql(self, *arguments):
+        """psql's command line and environment (application_name postgres-faults, no PG* variables of ours)."""
         environment = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
         environment.update(PGAPPNAME=NAME, PGCONNECT_TIMEOUT="10")
         argv = [
-            str(self.bin / "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
-            "-p", str(self.port), "-U", "poststore", "-d", "postgres", "-c", statement,
+            str(self.bin / "psql"), "-X", "-q", "-A", "-t", "-h", "127.0.0.1", "-p", str(self.port), "-U", "poststore",
+            "-d", "postgres", *arguments,
         ]
+        return argv, environment
+
+    def session(self):
+        """A psql kept open, for a statement polled many times a second."""
+        return PsqlSession(*self.psql())
+
+    def sql(self, statement, timeout=300):
+        """Runs a statement through psql; returns its output, stripped."""
+        argv, environment = self.psql("-v", "ON_ERROR_STOP=1", "-c", statement)
         try:
             result = subprocess.run(argv, capture_output=True, text=True, env=environment, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -442,7 +519,7 @@ def make_sources(rng, count):
 
 
 def posts_digest(posts):
-    """What DIGEST_SQL answers for a store holding exactly these posts."""
+    """The digest `read_state` reads from a store holding exactly these posts."""
     rows = sorted(posts, key=lambda post: post["id"])
     text = ",".join(
         f"{p['id']}:{p['userId']}:{p['title'].encode().hex()}:{p['body'].encode().hex()}" for p in rows
@@ -461,6 +538,7 @@ class State:
 
 
 def read_state(cluster, schema):
+    """The State of a store (schema), read with psql."""
     row = cluster.sql(
         f'SELECT (SELECT count(*) FROM "{schema}".posts), '
         f"(SELECT coalesce(md5(string_agg(id || ':' || user_id || ':' || encode(title, 'hex') || ':' || "
@@ -486,13 +564,15 @@ class Tally:
     bound: str = "-"  # the bound on `exit_seconds`, as shown
     rounds: int = 0
     outcomes: Counter = field(default_factory=Counter)
-    messages: Counter = field(default_factory=Counter)  # (exit status, line with the port elided) -> count
+    messages: Counter = field(default_factory=Counter)  # (command, exit status, line, port elided) -> count
     failures: list = field(default_factory=list)
     exit_seconds: list = field(default_factory=list)  # from the fault to the command's exit
     seconds: float = 0.0
 
 
 class Soak:
+    """The run: the expected states, the timing of a full sync, and one method per fault."""
+
     def __init__(self, args, poststore, cluster, workdir):
         self.args = args
         self.poststore = poststore
@@ -518,8 +598,8 @@ class Soak:
     def sync_argv(self, source, url):
         return [str(self.poststore), "sync", "--from", str(source), "--store", url, "--prune", "--force", "--quiet"]
 
-    def start(self, argv, env=None):
-        return Children.start(argv, env=env or self.environment), time.monotonic()
+    def start(self, argv, env=None, stdout=subprocess.PIPE):
+        return Children.start(argv, env=env or self.environment, stdout=stdout), time.monotonic()
 
     def run(self, argv, limit, env=None):
         process, started = self.start(argv, env)
@@ -606,14 +686,15 @@ class Soak:
         state = read_state(self.cluster, tally.schema)
         name = next((n for n, s in states.items() if s == state), None)
         old, new = states_name(states, before), states_name(states, target)
+        where = "previous" if state == before else "target" if state == target else "MIXED"
         if ended.hung:
             self.fail(tally, label, f"the sync did not end within {ended.limit:.0f} s (killed; {ended.hung}); "
-                      f"store {name}")
-            return "hung", name
+                      f"the store is {name or describe(state, states)}")
+            return f"hung (killed), store = {where}", name
         if ended.status < 0:
             self.fail(tally, label, f"the sync crashed ({describe_status(ended.status)}): {crash_line(ended.err)}; "
                       f"the store is {name or describe(state, states)}")
-            return f"crashed ({describe_status(ended.status)}), store = {name or 'MIXED'}", name
+            return f"crashed ({describe_status(ended.status)}), store = {where}", name
         if ended.status == 0:
             if ended.err:
                 self.fail(tally, label, f"a --quiet sync exited 0 but printed on standard error: {ended.err[:300]!r}")
@@ -660,7 +741,9 @@ class Soak:
             ended = self.run(self.sync_argv(sources[name], self.store_url(schema)), limit=self.hang_limit())
             self.check_secrets(ended, tally, f"setup-{name}")
             if ended.status != 0:
-                raise SetupError(f"the first sync of {name} into {schema} {describe_status(ended.status)}: {ended.line}")
+                raise SetupError(
+                    f"the first sync of {name} into {schema} {describe_status(ended.status)}: {ended.line}"
+                )
             state = read_state(self.cluster, schema)
             want = State(len(posts), posts_digest(posts), str(sources[name]), len(posts))
             if state != want:
@@ -776,18 +859,29 @@ class Soak:
             self.terminate_read(reads, url, expected, current, number)
         tally.seconds = time.monotonic() - started - reads.seconds
 
-    def terminate_after(self, process, delay, limit):
-        """After `delay` seconds, polls until a backend of poststore is busy and terminates it (unless the process
-        ends first, or `limit` seconds pass); returns (backends terminated, when, what they were doing)."""
-        if wait_briefly(process, delay):
-            return 0, None, ""
-        deadline = time.monotonic() + limit
-        while process.poll() is None and time.monotonic() < deadline:
-            count, during = self.cluster.sql(TERMINATE).split("|")
-            if int(count):
-                return int(count), time.monotonic(), during
-            time.sleep(0.05)
-        return 0, None, "" if process.poll() is not None else f"no busy backend within {limit:.0f} s"
+    def terminate_after(self, process, delay, limit, only=BUSY, from_sight=False):
+        """After `delay` seconds, polls until a backend of poststore meets `only` (an SQL condition on
+        pg_stat_activity: busy, by default) and terminates it, unless the process ends first or `limit` seconds
+        pass; returns (backends terminated, when, what they were doing). With `from_sight`, `delay` counts from
+        when such a backend appears."""
+        session = self.cluster.session()
+        condition = f" AND {only}"
+        try:
+            if from_sight:
+                seen = f"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'poststore' {condition}"
+                while process.poll() is None and session.sql(seen) == "0":
+                    time.sleep(0.002)
+            if wait_briefly(process, delay):
+                return 0, None, ""
+            deadline = time.monotonic() + limit
+            while process.poll() is None and time.monotonic() < deadline:
+                count, during = session.sql(TERMINATE + condition).split("|")
+                if int(count):
+                    return int(count), time.monotonic(), during
+                time.sleep(0.005)
+            return 0, None, "" if process.poll() is not None else f"no busy backend within {limit:.0f} s"
+        finally:
+            session.close()
 
     def expected_ndjson(self, tally):
         """`query --format ndjson` of the reference schemas, and how long the reads took (the window of a read)."""
@@ -811,11 +905,19 @@ class Soak:
         """A `query --format ndjson` whose backend is terminated mid-read: it must retry and print the store's
         posts complete (or fail with one line), never print a partial or mixed list, never crash."""
         label = f"terminate-read{number}"
-        delay = self.rng.uniform(0, statistics.median(self.read_seconds))
+        # From when the statement that reads the posts appears (not the first connection's schema check): at once
+        # (the backend still sending rows) or after a random delay (the server may have sent them all, its backend
+        # idle, while poststore still reads them from the socket).
+        delay = self.rng.choice([0, self.rng.uniform(0, statistics.median(self.read_seconds) / 4)])
         argv = [str(self.poststore), "query", "--store", url, "--format", "ndjson"]
-        process, begun = self.start(argv)
-        terminated, terminated_at, during = self.terminate_after(process, delay, 60 + HANG)
-        ended = self.finish(process, argv, begun, 60 + HANG)
+        # Standard output into a file, not a pipe: nobody reads a pipe while the backend is polled for.
+        with open(self.workdir / "read.ndjson", "wb") as out:
+            process, begun = self.start(argv, stdout=out)
+            terminated, terminated_at, during = self.terminate_after(
+                process, delay, 60 + HANG, only=READING, from_sight=True
+            )
+            ended = self.finish(process, argv, begun, 60 + HANG)
+        ended.out = (self.workdir / "read.ndjson").read_bytes()
         self.check_secrets(ended, tally, label)
         kind = f"terminated during {during}" if terminated else (during or "finished before the terminate")
         if terminated:
@@ -876,7 +978,9 @@ class Soak:
                     part.rounds += 1
                     part.exit_seconds.append(ended.seconds)
                     if ended.hung:
-                        self.fail(part, label, f"{argv[1]} did not end within {ended.limit:.0f} s (killed; {ended.hung})")
+                        self.fail(
+                            part, label, f"{argv[1]} did not end within {ended.limit:.0f} s (killed; {ended.hung})"
+                        )
                         part.outcomes["hung"] += 1
                         continue
                     if ended.status == 0:
@@ -944,7 +1048,9 @@ class Soak:
             ended = self.run(argv, limit, env)
             self.check_secrets(ended, tally, label)
             if ended.status != 0:
-                raise SetupError(f"{label}: the right password is refused: {describe_status(ended.status)}: {ended.line}")
+                raise SetupError(
+                    f"{label}: the right password is refused: {describe_status(ended.status)}: {ended.line}"
+                )
         self.check_info(right_url, tally, "password-right-info")
         for number in range(1, self.args.rounds + 1):
             # Characters a URL must percent-encode, so that neither spelling may show.
@@ -1005,11 +1111,6 @@ def describe(state, states):
 # Report
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def print_summary(soak, args, elapsed, sources_line):
     print()
     print(f"{NAME}: {sources_line}; {args.rounds} rounds per fault, seed {args.seed}, {elapsed:.0f} s")
@@ -1052,11 +1153,14 @@ def print_summary(soak, args, elapsed, sources_line):
 def parse_arguments():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
-        epilog="Smoke size (about 15 minutes on 2 busy cores): scripts/postgres-faults.py --posts 5000 --rounds 2",
+        epilog="Smoke size (a few minutes; each hung sync adds about a minute): "
+        "scripts/postgres-faults.py --posts 5000 --rounds 2",
     )
     parser.add_argument("--posts", type=int, default=10_000, help="posts in OLD (default 10000)")
     parser.add_argument("--rounds", type=int, default=10, help="rounds per fault (default 10)")
-    parser.add_argument("--seed", type=int, default=1, help="seed for the data, the delays and the passwords (default 1)")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed for the data, the delays and the passwords (default 1)"
+    )
     parser.add_argument(
         "--faults", default=",".join(FAULTS), help=f"comma-separated: {','.join(FAULTS)} (default all)"
     )
