@@ -14,7 +14,7 @@ other engines are also checked to print exactly what SQLite prints). The store i
 
 Checks:
   * every command exits 0 -- a busy or "database is locked" error that reaches the user is a failure (on
-    PostgreSQL, exit 75: writers wait for each other's table lock up to the lock timeout, 5 s by default);
+    PostgreSQL, exit 74: writers wait for each other's table lock up to the lock timeout, 5 s by default);
   * every query is one source's complete post set: the ndjson is byte-for-byte one source's expected output
     (a consistent snapshot, never a mixture or a partial set); a --count is one source's count; a search for
     `source-j:` is either source j's complete set or empty; `info` shows one source's count, and lastSync names
@@ -73,8 +73,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from script_support import (
-    REPO, SetupError, describe_status, digest, find_poststore, ndjson_lines, add_soak_arguments, parse_engines,
-    print_table, run_soak,
+    SetupError, describe_status, digest, find_poststore, ndjson_lines, add_soak_arguments, parse_engines,
+    postgres_bin_folders, print_table, run_soak, start_cluster, stop_cluster,
 )
 
 WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split()
@@ -137,51 +137,14 @@ class PsqlFailed(Exception):
 
 
 def find_psql():
-    """psql: on the PATH, else next to the server postgres.sh uses (pg_config --bindir, /usr/lib/postgresql/*/bin)."""
+    """psql: on the PATH, else next to the server postgres.sh uses."""
     found = shutil.which("psql")
     if found:
         return found
-    folders = []
-    if shutil.which("pg_config"):
-        folders.append(subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip())
-    versions = Path("/usr/lib/postgresql").glob("*/bin")
-    folders += [str(folder) for folder in sorted(versions, key=lambda f: _version(f.parent.name), reverse=True)]
-    for folder in folders:
-        candidate = Path(folder) / "psql"
-        if folder and os.access(candidate, os.X_OK):
-            return str(candidate)
+    for folder in postgres_bin_folders():
+        if os.access(folder / "psql", os.X_OK):
+            return str(folder / "psql")
     raise SetupError("the postgres engine needs psql to check its schemas; install it (e.g. postgresql-client)")
-
-
-def _version(name):
-    return tuple(int(part) if part.isdigit() else 0 for part in name.split("."))
-
-
-def start_cluster():
-    """Starts a throwaway cluster with scripts/postgres.sh; returns its URL."""
-    argv = ["bash", str(REPO / "scripts" / "postgres.sh"), "start"]
-    # Its own session, so that Ctrl-C does not stop it halfway: it finishes, then its cluster is stopped.
-    process = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
-    try:
-        out, err = process.communicate()
-    except KeyboardInterrupt:
-        out, _ = process.communicate()
-        if process.returncode == 0 and out.strip():
-            stop_cluster(out.strip())
-        raise
-    if process.returncode != 0 or not out.strip():
-        raise SetupError(f"scripts/postgres.sh start {describe_status(process.returncode)}: {err.strip()}")
-    return out.strip()
-
-
-def stop_cluster(url):
-    """Stops the cluster started with that URL, and deletes it; complains, but goes on, when that fails."""
-    argv = ["bash", str(REPO / "scripts" / "postgres.sh"), "stop", url]
-    result = subprocess.run(argv, capture_output=True, text=True)
-    if result.returncode != 0:
-        print(f"concurrency-soak: scripts/postgres.sh stop {url} failed: {result.stderr.strip()}", file=sys.stderr)
 
 
 @dataclass
@@ -208,7 +171,7 @@ class Postgres:
                 raise SetupError(f"{server.shown()} already has schemas named {server.prefix}...; run again")
         except BaseException as error:
             if server.own:
-                stop_cluster(server.url)
+                stop_cluster(server.url, "concurrency-soak")
             if isinstance(error, PsqlFailed):
                 raise SetupError(f"psql cannot read {server.shown()}: {error}") from None
             raise
@@ -319,7 +282,7 @@ class Postgres:
             print(f"concurrency-soak: cleaning up the PostgreSQL schemas {self.prefix}*: {error}", file=sys.stderr)
         finally:
             if self.own:
-                stop_cluster(self.url)
+                stop_cluster(self.url, "concurrency-soak")
 
 
 # --------------------------------------------------------------------------------------------------------------------

@@ -44,9 +44,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from script_support import WORDS, SetupError, describe_status, digest, find_poststore, ndjson_lines, add_soak_arguments, parse_engines, print_table, run_soak
-# Occasional awkward text, so the checks also cover escaping: quotes, backslashes, non-ASCII, emoji.
-ODD_WORDS = ['"quoted"', "back\\slash", "café", "日本語", "Ωμέγα", "emoji🙂", "tab\there", "naïve", "<tag>", "100%"]
+from script_support import SetupError, describe_status, digest, find_poststore, make_sources, ndjson_lines, add_soak_arguments, parse_engines, print_table, run_soak
 
 SIGNAL_NAMES = {signal.SIGKILL: "SIGKILL", signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
 
@@ -94,45 +92,6 @@ def run(argv, check=True):
 
 # --------------------------------------------------------------------------------------------------------------------
 # Data
-
-
-def sentence(rng, low, high):
-    words = [rng.choice(WORDS) for _ in range(rng.randint(low, high))]
-    if rng.random() < 0.05:
-        words[rng.randrange(len(words))] = rng.choice(ODD_WORDS)
-    return " ".join(words)
-
-
-def make_post(rng, post_id):
-    return {
-        "userId": (post_id - 1) // 10 % 50 + 1,
-        "id": post_id,
-        "title": sentence(rng, 3, 9),
-        "body": "\n".join(sentence(rng, 5, 10) for _ in range(4)),
-    }
-
-
-def make_sources(rng, count):
-    """OLD: ids 1...count. NEW: drops ~5% of them, changes the title or body (or both) of about half of the rest,
-    and adds ~5% new ids. Returns both lists and NEW's change counts against OLD."""
-    old = [make_post(rng, post_id) for post_id in range(1, count + 1)]
-    new, changed, removed = [], 0, 0
-    for post in old:
-        if rng.random() < 0.05:
-            removed += 1
-            continue
-        post = dict(post)
-        roll = rng.random()
-        if roll < 0.5:
-            changed += 1
-            if roll < 0.2 or roll >= 0.35:
-                post["title"] = sentence(rng, 3, 9) + " (new)"
-            if roll < 0.35:
-                post["body"] = "\n".join(sentence(rng, 5, 10) for _ in range(4))
-        new.append(post)
-    added = max(1, count // 20)
-    new.extend(make_post(rng, post_id) for post_id in range(count + 1, count + added + 1))
-    return old, new, {"inserted": added, "updated": changed, "deleted": removed}
 
 
 def write_source(path, posts):

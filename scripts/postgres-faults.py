@@ -80,12 +80,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from script_support import REPO, WORDS, SetupError, describe_status, find_poststore, print_table, run_soak
+from script_support import (
+    SetupError,
+    describe_status,
+    find_poststore,
+    make_sources,
+    postgres_bin_folders,
+    print_table,
+    run_soak,
+    start_cluster,
+    stop_cluster,
+)
 
 NAME = "postgres-faults"
 FAULTS = ("kill", "terminate", "stop", "password")
-# Occasional awkward text, so the digests also cover escaping: quotes, backslashes, non-ASCII, emoji, a tab.
-ODD_WORDS = ['"quoted"', "back\\slash", "café", "日本語", "Ωμέγα", "emoji🙂", "tab\there", "naïve", "<tag>", "100%"]
 # Exit codes the error table documents (Sources/PostStore/PostStore.docc/Errors.md; a busy store is 74, and 77,
 # access denied, is the PostgreSQL engine's).
 DOCUMENTED_CODES = {1, 64, 65, 66, 69, 74, 77}
@@ -183,20 +191,11 @@ def wait_briefly(process, seconds):
 
 
 def server_bin():
-    """The folder of pg_ctl and psql, found as postgres.sh finds it: pg_config --bindir, /usr/lib/postgresql/*/bin."""
-    folders = []
-    if shutil.which("pg_config"):
-        folders.append(subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip())
-    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda f: _version(f.parent.name), reverse=True)
-    folders += [str(folder) for folder in versions]
-    for folder in folders:
-        if folder and all(os.access(Path(folder) / tool, os.X_OK) for tool in ("initdb", "pg_ctl", "psql")):
-            return Path(folder)
+    """The folder of pg_ctl and psql, found as postgres.sh finds it."""
+    for folder in postgres_bin_folders():
+        if all(os.access(folder / tool, os.X_OK) for tool in ("initdb", "pg_ctl", "psql")):
+            return folder
     raise SetupError("no PostgreSQL server binaries (initdb, pg_ctl, psql) found; install e.g. postgresql")
-
-
-def _version(name):
-    return tuple(int(part) if part.isdigit() else 0 for part in name.split("."))
 
 
 def process_alive(pid):
@@ -318,19 +317,8 @@ class Cluster:
         self.owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
 
     def start(self):
-        argv = ["bash", str(REPO / "scripts" / "postgres.sh"), "start"]
-        # Its own session, so that Ctrl-C does not stop it halfway: it finishes, then its cluster is stopped.
-        process = subprocess.Popen(
-            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-        )
-        try:
-            out, err = process.communicate()
-        except KeyboardInterrupt:
-            out, _ = process.communicate()
-            self._found(out)
-            raise
-        if process.returncode != 0 or not self._found(out):
-            raise SetupError(f"scripts/postgres.sh start {describe_status(process.returncode)}: {err.strip()}")
+        if not self._found(start_cluster()):
+            raise SetupError("scripts/postgres.sh start printed a URL this script does not know")
 
     def _found(self, out):
         """Takes the URL postgres.sh printed, and finds the cluster folder it names (by port, with the marker)."""
@@ -469,53 +457,14 @@ class Cluster:
                 shutil.copy2(self.log, workdir / "server.log")
             except OSError as error:
                 print(f"{NAME}: copying the server log: {error}", file=sys.stderr)
-        target = str(self.folder) if self.folder is not None else self.url
-        if target is None:
-            return
-        argv = ["bash", str(REPO / "scripts" / "postgres.sh"), "stop", target]
-        result = subprocess.run(argv, capture_output=True, text=True, start_new_session=True)
-        if result.returncode != 0:
-            print(f"{NAME}: scripts/postgres.sh stop {target} failed: {result.stderr.strip()}", file=sys.stderr)
+        # By folder: a URL names a port, and stale folders of an earlier cluster on the same port may be there.
+        target = self.folder if self.folder is not None else self.url
+        if target is not None:
+            stop_cluster(target, NAME)
 
 
 # --------------------------------------------------------------------------------------------------------------------
 # Data
-
-
-def sentence(rng, low, high):
-    words = [rng.choice(WORDS) for _ in range(rng.randint(low, high))]
-    if rng.random() < 0.05:
-        words[rng.randrange(len(words))] = rng.choice(ODD_WORDS)
-    return " ".join(words)
-
-
-def make_post(rng, post_id):
-    return {
-        "userId": (post_id - 1) // 10 % 50 + 1,
-        "id": post_id,
-        "title": sentence(rng, 3, 9),
-        "body": "\n".join(sentence(rng, 5, 10) for _ in range(4)),
-    }
-
-
-def make_sources(rng, count):
-    """OLD: ids 1...count. NEW: drops ~5% of them, changes the title or body (or both) of about half of the rest,
-    and adds ~5% new ids."""
-    old = [make_post(rng, post_id) for post_id in range(1, count + 1)]
-    new = []
-    for post in old:
-        if rng.random() < 0.05:
-            continue
-        post = dict(post)
-        roll = rng.random()
-        if roll < 0.5:
-            if roll < 0.2 or roll >= 0.35:
-                post["title"] = sentence(rng, 3, 9) + " (new)"
-            if roll < 0.35:
-                post["body"] = "\n".join(sentence(rng, 5, 10) for _ in range(4))
-        new.append(post)
-    new.extend(make_post(rng, post_id) for post_id in range(count + 1, count + max(1, count // 20) + 1))
-    return old, new
 
 
 def posts_digest(posts):
@@ -701,7 +650,7 @@ class Soak:
             if state != target:
                 self.fail(tally, label, f"the sync exited 0 but the store is {name or describe(state, states)}, "
                           f"not {new}")
-            return f"exit 0, store = target", name
+            return "exit 0, store = target", name
         self.check_one_line(ended, tally, label, expected_code)
         maybe = MAYBE_SAVED in ended.line
         said = f"exit {ended.status}" + (" 'may or may not have been saved'" if maybe else "")
@@ -1190,7 +1139,7 @@ def main():
         cluster = Cluster()
         started = time.monotonic()
         rng = random.Random(args.seed)
-        old_posts, new_posts = make_sources(rng, args.posts)
+        old_posts, new_posts, _ = make_sources(rng, args.posts)
         sources = {"OLD": workdir / "old.json", "NEW": workdir / "new.json"}
         for name, posts in (("OLD", old_posts), ("NEW", new_posts)):
             with open(sources[name], "w", encoding="utf-8") as out:

@@ -1,5 +1,6 @@
 """Helpers shared by the repository's Python scripts (the soaks and the sample writer): where the repository is,
-the release `poststore` they run, the word list posts are made of, and the frame every soak's `main` runs in."""
+the release `poststore` they run, the posts they are made of (the word list, OLD and NEW sources), the throwaway
+PostgreSQL cluster of scripts/postgres.sh, and the frame every soak's `main` runs in."""
 import hashlib
 import os
 import shutil
@@ -18,6 +19,10 @@ WORDS = (
     "consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint "
     "occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum"
 ).split()
+
+
+# Occasional awkward text, so the checks also cover escaping: quotes, backslashes, non-ASCII, emoji.
+ODD_WORDS = ['"quoted"', "back\\slash", "café", "日本語", "Ωμέγα", "emoji🙂", "tab\there", "naïve", "<tag>", "100%"]
 
 
 class SetupError(Exception):
@@ -122,3 +127,89 @@ def run_soak(name, args, needs_sqlite3, soak, stop_children):
             print(f"{name}: work folder kept: {workdir}", file=sys.stderr)
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Posts: an OLD source and a NEW one that removes, edits and adds
+
+
+def sentence(rng, low, high):
+    words = [rng.choice(WORDS) for _ in range(rng.randint(low, high))]
+    if rng.random() < 0.05:
+        words[rng.randrange(len(words))] = rng.choice(ODD_WORDS)
+    return " ".join(words)
+
+
+def make_post(rng, post_id):
+    return {
+        "userId": (post_id - 1) // 10 % 50 + 1,
+        "id": post_id,
+        "title": sentence(rng, 3, 9),
+        "body": "\n".join(sentence(rng, 5, 10) for _ in range(4)),
+    }
+
+
+def make_sources(rng, count):
+    """OLD: ids 1...count. NEW: drops ~5% of them, changes the title or body (or both) of about half of the rest,
+    and adds ~5% new ids. Returns both lists and NEW's change counts against OLD."""
+    old = [make_post(rng, post_id) for post_id in range(1, count + 1)]
+    new, changed, removed = [], 0, 0
+    for post in old:
+        if rng.random() < 0.05:
+            removed += 1
+            continue
+        post = dict(post)
+        roll = rng.random()
+        if roll < 0.5:
+            changed += 1
+            if roll < 0.2 or roll >= 0.35:
+                post["title"] = sentence(rng, 3, 9) + " (new)"
+            if roll < 0.35:
+                post["body"] = "\n".join(sentence(rng, 5, 10) for _ in range(4))
+        new.append(post)
+    added = max(1, count // 20)
+    new.extend(make_post(rng, post_id) for post_id in range(count + 1, count + added + 1))
+    return old, new, {"inserted": added, "updated": changed, "deleted": removed}
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The throwaway PostgreSQL cluster (scripts/postgres.sh)
+
+
+def postgres_bin_folders():
+    """Where PostgreSQL's programs may be, in the order postgres.sh looks: pg_config --bindir, then
+    /usr/lib/postgresql/*/bin, newest version first."""
+    folders = []
+    if shutil.which("pg_config"):
+        folder = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip()
+        if folder:
+            folders.append(Path(folder))
+    version = lambda folder: tuple(int(part) if part.isdigit() else 0 for part in folder.parent.name.split("."))
+    return folders + sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=version, reverse=True)
+
+
+def start_cluster():
+    """Starts a throwaway cluster with scripts/postgres.sh; returns its URL. Ctrl-C lets the start finish, then
+    stops that cluster."""
+    argv = ["bash", str(REPO / "scripts" / "postgres.sh"), "start"]
+    # Its own session, so that Ctrl-C does not stop it halfway.
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = process.communicate()
+    except KeyboardInterrupt:
+        out, _ = process.communicate()
+        if process.returncode == 0 and out.strip():
+            stop_cluster(out.strip(), "start")
+        raise
+    if process.returncode != 0 or not out.strip():
+        raise SetupError(f"scripts/postgres.sh start {describe_status(process.returncode)}: {err.strip()}")
+    return out.strip()
+
+
+def stop_cluster(target, name):
+    """Stops the cluster started with that URL (or in that folder) and deletes it; `name`, the script, complains but
+    goes on when that fails."""
+    argv = ["bash", str(REPO / "scripts" / "postgres.sh"), "stop", str(target)]
+    result = subprocess.run(argv, capture_output=True, text=True, start_new_session=True)
+    if result.returncode != 0:
+        print(f"{name}: scripts/postgres.sh stop {target} failed: {result.stderr.strip()}", file=sys.stderr)
