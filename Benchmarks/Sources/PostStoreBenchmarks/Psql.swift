@@ -28,21 +28,28 @@ struct Psql {
         return try String(contentsOfFile: outputPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Rows inserted, updated and deleted in a table since its creation, from `pg_stat_user_tables`, once the
-    /// counts have settled (a backend reports them when its transaction ends, or when it exits, soon after).
+    /// Rows inserted, updated and deleted in a table since its creation, from `pg_stat_user_tables`. A backend
+    /// sends its counts when it exits, so this waits until the last child's connections (application name
+    /// `poststore`) are gone: a count read before would miss them and show writes as none.
     func rowsWritten(schema: String, table: String) throws -> Int {
-        let query = """
+        var waited = 0
+        // A backend flushes its counts before it leaves pg_stat_activity (PostgreSQL's shutdown hooks run in that order).
+        let children = """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE application_name = 'poststore' AND usename = current_user AND datname = current_database()
+            """
+        while try value(children) != "0" {
+            try expect(waited < 40, "the benchmark's PostgreSQL connections did not close within 10 s")
+            usleep(250_000)
+            waited += 1
+        }
+        let rows = try value(
+            """
             SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables
             WHERE schemaname = '\(schema)' AND relname = '\(table)'
             """
-        var last = try value(query)
-        for _ in 0..<20 {
-            usleep(250_000)
-            let now = try value(query)
-            if now == last { break }
-            last = now
-        }
-        guard let rows = Int(last) else { throw BenchmarkError("pg_stat_user_tables answered \(last)") }
-        return rows
+        )
+        guard let count = Int(rows) else { throw BenchmarkError("pg_stat_user_tables answered \(rows)") }
+        return count
     }
 }
