@@ -12,8 +12,9 @@ struct PostStoreCommand: AsyncParsableCommand {
         discussion: """
             Stores: --store \(StoreSpec.spellings) (or a path ending in \(StoreSpec.fileExtensions)); \
             default $POSTSTORE_STORE, else $XDG_DATA_HOME/poststore/posts.sqlite.
-            Exit codes: 0 ok, 64 usage, 65 bad data from the source, 66 no such store or input, 69 source \
-            unavailable, 74 store cannot be read or written, 1 anything else.
+            Exit codes: 0 ok, 64 usage, 65 bad data from the source, 66 no such store or input, 69 source or \
+            database server unavailable, 74 store cannot be read or written, 77 login or privilege refused by the \
+            database server, 1 anything else.
             """,
         version: "0.1.0",
         subcommands: [SyncCommand.self, QueryCommand.self, InfoCommand.self, MigrateCommand.self, CopyCommand.self]
