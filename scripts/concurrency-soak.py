@@ -74,7 +74,7 @@ from pathlib import Path
 
 from script_support import (
     SetupError, describe_status, digest, find_poststore, ndjson_lines, add_soak_arguments, parse_engines,
-    postgres_bin_folders, print_table, run_soak, start_cluster, stop_cluster,
+    postgres_bin_folders, print_failures, print_table, run_soak, start_cluster, stop_cluster,
 )
 
 WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split()
@@ -794,14 +794,10 @@ def print_summary(results, args):
          "info mismatch", "final bad", "failures"],
         summary,
     )
-    found = [(soak.engine, category, message) for soak, _, _ in results for category, message in soak.failures]
-    if found:
-        print()
-        print(f"{len(found)} FAILED CHECKS:")
-        for engine, category, message in found[:40]:
-            print(f"  {engine} [{category}]: {message}")
-        if len(found) > 40:
-            print(f"  ... and {len(found) - 40} more")
+    print_failures(
+        [f"{soak.engine} [{category}]: {message}" for soak, _, _ in results for category, message in soak.failures],
+        most=40,
+    )
 
 
 # --------------------------------------------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from script_support import SetupError, describe_status, digest, find_poststore, make_sources, ndjson_lines, add_soak_arguments, parse_engines, print_table, run_soak
+from script_support import SetupError, describe_status, digest, find_poststore, make_sources, ndjson_lines, add_soak_arguments, parse_engines, print_failures, print_table, run_soak
 
 SIGNAL_NAMES = {signal.SIGKILL: "SIGKILL", signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
 
@@ -465,12 +465,7 @@ def print_summary(tallies, args):
     if outcomes:
         print()
         print_table(["engine", "signal", "how the sync ended", "rounds"], [list(row) for row in outcomes])
-    failures = [failure for t in tallies for failure in t.failures]
-    if failures:
-        print()
-        print(f"{len(failures)} FAILED CHECKS:")
-        for failure in failures[:50]:
-            print("  " + failure)
+    print_failures([failure for t in tallies for failure in t.failures])
 
 
 # --------------------------------------------------------------------------------------------------------------------

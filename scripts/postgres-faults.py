@@ -86,6 +86,7 @@ from script_support import (
     find_poststore,
     make_sources,
     postgres_bin_folders,
+    print_failures,
     print_table,
     run_soak,
     start_cluster,
@@ -1088,12 +1089,7 @@ def print_summary(soak, args, elapsed, sources_line):
     if messages:
         print()
         print_table(["fault", "command", "exit", "times", "message"], messages)
-    failures = [failure for t in soak.tallies for failure in t.failures]
-    if failures:
-        print()
-        print(f"{len(failures)} FAILED CHECKS:")
-        for failure in failures[:50]:
-            print("  " + failure)
+    print_failures([failure for t in soak.tallies for failure in t.failures])
 
 
 # --------------------------------------------------------------------------------------------------------------------

@@ -75,6 +75,18 @@ def print_table(headers, rows):
         print("  ".join(str(cell).rjust(width) if i else str(cell).ljust(width) for i, (cell, width) in enumerate(zip(row, widths))))
 
 
+def print_failures(failures, most=50):
+    """The failed checks, one line each, at most `most` of them; nothing when there are none."""
+    if not failures:
+        return
+    print()
+    print(f"{len(failures)} FAILED CHECKS:")
+    for failure in failures[:most]:
+        print("  " + failure)
+    if len(failures) > most:
+        print(f"  ... and {len(failures) - most} more")
+
+
 FILE_ENGINES = ("sqlite", "json")
 
 
