@@ -21,13 +21,21 @@ enum PostgresFailure {
     static func isTransient(_ error: any Error) -> Bool {
         if let error = error as? PSQLError {
             switch error.code {
-            case .serverClosedConnection, .connectionError, .uncleanShutdown: return true
-            case .server: return transientStates.contains { sqlState(of: error)?.hasPrefix($0) == true }
+            case .serverClosedConnection, .uncleanShutdown: return true
+            // A server restarting refuses connections for a moment; one that gave no answer within the connect
+            // timeout is not retried, or a frozen server would hold the user for five timeouts.
+            case .connectionError: return !isConnectTimeout(error.underlying)
+            case .server:
+                // Read from this PSQLError itself, never from it boxed again as `any Error` (`sqlState(of:)`): in a
+                // release build, Swift 6.3.1 over-releases such a box, and a refused login then crashed or read an
+                // empty server info (CI runs a wrong password through a release build).
+                guard let state = error.serverInfo?[.sqlState] else { return false }
+                return transientStates.contains { state.hasPrefix($0) }
             default: return false
             }
         }
         if let error = error as? ConnectionPoolError { return error == .connectionCreationCircuitBreakerTripped }
-        return false
+        return (error as? PostgresSessionError) == .connectionClosed
     }
 
     /// SQLSTATE classes and codes after which a replay may succeed.
@@ -59,6 +67,9 @@ enum PostgresFailure {
         if let error = error as? PostgresSessionError, error == .stoppedAnswering {
             return stoppedAnswering(server: server, cause: error)
         }
+        if let error = error as? PostgresSessionError, error == .connectionClosed {
+            return closedConnection(server: server, tries: tries, cause: error)
+        }
         guard let error = error as? PSQLError else {
             if let error = error as? PostgresDecodingError {
                 return PostStoreError(
@@ -80,11 +91,7 @@ enum PostgresFailure {
                 cause: error
             )
         case .serverClosedConnection, .uncleanShutdown:
-            return PostStoreError(
-                .storeUnavailable,
-                "The PostgreSQL server at \(server) closed the connection\(tries); nothing of this write was saved.",
-                cause: error
-            )
+            return closedConnection(server: server, tries: tries, cause: error)
         case .clientClosedConnection:
             return stoppedAnswering(server: server, cause: error)
         case .authMechanismRequiresPassword:
@@ -107,6 +114,15 @@ enum PostgresFailure {
         }
     }
 
+    /// The connection closed under a call.
+    private static func closedConnection(server: String, tries: String, cause: any Error & Sendable) -> PostStoreError {
+        PostStoreError(
+            .storeUnavailable,
+            "The PostgreSQL server at \(server) closed the connection\(tries); nothing of this write was saved.",
+            cause: cause
+        )
+    }
+
     /// The watchdog closed the connection of a server that stopped answering.
     private static func stoppedAnswering(server: String, cause: any Error & Sendable) -> PostStoreError {
         PostStoreError(
@@ -118,7 +134,7 @@ enum PostgresFailure {
     }
 
     private static func serverError(_ error: PSQLError, server: String, tries: String) -> PostStoreError {
-        let state = sqlState(of: error) ?? ""
+        let state = error.serverInfo?[.sqlState] ?? ""
         let said = error.serverInfo?[.message] ?? "no message"
         func make(_ code: PostStoreError.Code, _ message: String) -> PostStoreError {
             PostStoreError(code, message, cause: error)
@@ -153,8 +169,16 @@ enum PostgresFailure {
     }
 
     /// The server's SQLSTATE for an error it sent.
+    ///
+    /// Pass the error as it was caught: a `PSQLError` boxed again as `any Error` is mis-compiled (see
+    /// ``isTransient(_:)``).
     static func sqlState(of error: any Error) -> String? {
         (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    private static func isConnectTimeout(_ underlying: (any Error)?) -> Bool {
+        if let error = underlying as? ChannelError, case .connectTimeout = error { return true }
+        return false
     }
 
     /// Why a connection failed, in a few words: the system's description of its `errno` when there is one.

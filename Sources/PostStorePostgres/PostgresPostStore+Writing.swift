@@ -194,12 +194,13 @@ extension PostgresPostStore: PostStoreProtocol {
                     upserted.append(post.id)
                     rows.append(post)
                     if rows.isFull {
-                        try await rows.send(to: writer)
                         try session.stillWorking()
+                        try await rows.send(to: writer)
                     }
                 }
                 batch = try reader.nextBatch()
             }
+            try session.stillWorking()
             try await rows.send(to: writer)
         }
     }

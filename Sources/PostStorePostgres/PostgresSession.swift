@@ -41,10 +41,19 @@ struct PostgresSession {
     }
 
     /// Runs a statement and returns its rows, to be read before the next statement.
+    ///
+    /// PostgresNIO never answers a statement written to a closed connection (its promise is dropped with the
+    /// write), so none is sent once the connection is closed — by the server, the network or the watchdog — and the
+    /// statement's answer is awaited under the watchdog, which gives up on it when the connection closes under it.
     func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
-        // PostgresNIO never answers a statement sent on a closed connection: none is sent once the watchdog closed it.
         try watchdog.extend()
-        return try await connection.query(query, logger: logger)
+        try checkOpen()
+        return try await watchdog.guarding { [connection, logger] in try await connection.query(query, logger: logger) }
+    }
+
+    /// Throws ``PostgresSessionError/connectionClosed`` when the connection is closed.
+    private func checkOpen() throws {
+        if connection.isClosed { throw PostgresSessionError.connectionClosed }
     }
 
     /// Runs a statement and discards what it returns.
@@ -81,12 +90,19 @@ struct PostgresSession {
         writeData: (PostgresCopyFromWriter) async throws -> Void
     ) async throws {
         try watchdog.extend()
+        try checkOpen()
         try await connection.copyFrom(table: table, columns: columns, logger: logger, writeData: writeData)
     }
 
-    /// Tells the watchdog that the call is still making progress (a long read or write between statements).
+    /// Tells the watchdog that the call is still making progress (a long read or write between statements), and
+    /// throws once the connection is closed.
+    ///
+    /// A `COPY` calls it before each write: PostgresNIO 1.33 stops the process (a failed precondition) when data is
+    /// written to a `COPY` whose connection has closed, so the writes stop as soon as the close is seen. (A close
+    /// that lands between this check and the write can still meet that bug; the window is microseconds wide.)
     func stillWorking() throws {
         try watchdog.extend()
+        try checkOpen()
     }
 
     /// Runs the body in a transaction, committed when it returns, rolled back when it throws.
@@ -107,7 +123,7 @@ struct PostgresSession {
         }
         do {
             try await execute("COMMIT")
-        } catch  where PostgresFailure.sqlState(of: error) == nil {
+        } catch  where PostgresFailure.sqlState(of: error) == nil && !Self.neverSent(error) {
             throw PostStoreError(
                 .storeUnavailable,
                 "The connection to the PostgreSQL server at \(server) was lost while committing: the write may or "
@@ -116,6 +132,11 @@ struct PostgresSession {
             )
         }
         return result
+    }
+
+    /// Whether a statement failed before it was written, so that the server cannot have run it.
+    private static func neverSent(_ error: any Error) -> Bool {
+        (error as? PostgresSessionError) == .connectionClosed
     }
 
     /// Runs the body in a transaction that sees one snapshot of the store, and rolls it back whatever the body
@@ -133,7 +154,10 @@ struct PostgresSession {
     }
 
     /// Rolls back, and closes a connection that cannot (so that the pool never hands out one in a transaction).
+    ///
+    /// A closed connection has nothing to roll back: the server ends the transaction of a lost client.
     func rollBack() async {
+        if connection.isClosed { return }
         do {
             try await execute("ROLLBACK")
         } catch {
@@ -148,28 +172,39 @@ enum PostgresSessionError: Error {
     case noRow
     /// The server stopped answering and the watchdog closed the connection.
     case stoppedAnswering
+    /// The connection was closed (by the server, the network or a failure) before a statement could be sent.
+    case connectionClosed
 }
 
 /// Closes a connection when no statement of the call has made progress within the limit, and refuses statements
-/// after that.
+/// after that; a statement awaited through ``guarding(_:)`` is given up then even if PostgresNIO never answers it.
 private final class Watchdog: Sendable {
+    private struct State {
+        /// When the connection is closed unless a statement makes progress first; `nil` once it was closed.
+        var due: ContinuousClock.Instant?
+        /// The statement awaited now, if any.
+        var waiter: (any AbandonableWaiter)?
+    }
+
     private let limit: Duration
-    /// When the connection is closed unless a statement makes progress first; `nil` once it was closed.
-    private let deadline: Mutex<ContinuousClock.Instant?>
+    private let state: Mutex<State>
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     init(limit: Duration, connection: PostgresConnection) {
         self.limit = limit
-        deadline = Mutex(.now + limit)
+        state = Mutex(State(due: .now + limit))
         let started = Task { [self] in
             while !Task.isCancelled {
-                let due: ContinuousClock.Instant? = self.deadline.withLock { due in
-                    guard let pending = due, ContinuousClock.now >= pending else { return due }
-                    due = nil
-                    return nil
+                let (due, waiter) = self.state.withLock {
+                    state -> (ContinuousClock.Instant?, (any AbandonableWaiter)?) in
+                    guard let pending = state.due, ContinuousClock.now >= pending else { return (state.due, nil) }
+                    state.due = nil
+                    defer { state.waiter = nil }
+                    return (nil, state.waiter)
                 }
                 guard let due else {
                     try? await connection.close()
+                    waiter?.fail(PostgresSessionError.stoppedAnswering)
                     return
                 }
                 try? await Task.sleep(until: due, clock: .continuous)
@@ -180,13 +215,67 @@ private final class Watchdog: Sendable {
 
     /// Moves the deadline on; after the connection was closed, throws instead.
     func extend() throws {
-        try deadline.withLock { due in
-            guard due != nil else { throw PostgresSessionError.stoppedAnswering }
-            due = .now + limit
+        try state.withLock { state in
+            guard state.due != nil else { throw PostgresSessionError.stoppedAnswering }
+            state.due = .now + limit
+        }
+    }
+
+    /// Awaits an answer of PostgresNIO, or the watchdog's verdict once the limit passes without one.
+    ///
+    /// The operation runs in a task of its own so that it can be left behind: PostgresNIO may never complete a
+    /// statement whose connection closed as it was written. A task left behind ends when PostgresNIO answers, if
+    /// ever; it holds nothing of the store.
+    func guarding<Value: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let waiter = Waiter(continuation)
+            let open = state.withLock { state in
+                guard state.due != nil else { return false }
+                state.waiter = waiter
+                return true
+            }
+            guard open else {
+                waiter.fail(PostgresSessionError.stoppedAnswering)
+                return
+            }
+            Task {
+                let result: Result<Value, any Error>
+                do {
+                    result = .success(try await operation())
+                } catch {
+                    result = .failure(error)
+                }
+                state.withLock { if $0.waiter === waiter { $0.waiter = nil } }
+                waiter.resume(with: result)
+            }
         }
     }
 
     func stop() {
         task.withLock { $0?.cancel() }
+    }
+}
+
+/// A statement's answer that the watchdog can give up on.
+private protocol AbandonableWaiter: AnyObject, Sendable {
+    func fail(_ error: any Error)
+}
+
+/// A continuation resumed once, by whichever of the answer and the watchdog comes first.
+private final class Waiter<Value: Sendable>: AbandonableWaiter {
+    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
+
+    init(_ continuation: CheckedContinuation<Value, any Error>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(with result: Result<Value, any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
+    }
+
+    func fail(_ error: any Error) {
+        resume(with: .failure(error))
     }
 }

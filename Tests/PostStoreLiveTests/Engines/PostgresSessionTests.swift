@@ -1,0 +1,51 @@
+import PostStore
+import PostStoreTestSupport
+import PostgresNIO
+import Testing
+
+@testable import PostStorePostgres
+
+/// A session whose connection closed under it fails at once with an error that the store retries, instead of
+/// waiting for an answer that PostgresNIO never gives to a statement written to a closed connection (a sync hung
+/// that way, for ever, after the server was killed mid-write).
+@Suite(.enabled(if: PostgresTestURL.base != nil, "\(PostgresTestURL.howToEnable)"))
+struct PostgresSessionTests {
+    private let logger = Logger(label: "PostgresSessionTests")
+
+    @Test(.timeLimit(.minutes(1)))
+    func aStatementOnAClosedConnectionFailsAtOnce() async throws {
+        try await PostgresTestServer.withConnection { connection in
+            // The watchdog's limit is far beyond the time limit: only the check of the connection can end the call.
+            try await PostgresSession.withSession(on: connection, limit: .seconds(600), logger: logger) { session in
+                try await session.execute("SELECT 1")
+                try await connection.close()
+                let error = await #expect(throws: PostgresSessionError.self) { try await session.execute("SELECT 1") }
+                #expect(error == .connectionClosed)
+                #expect(PostgresFailure.isTransient(PostgresSessionError.connectionClosed))
+                await session.rollBack()
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTransactionWhoseBackendIsTerminatedFailsPromptlyAndCanBeRetried() async throws {
+        try await PostgresTestServer.withConnection { connection in
+            let error = await #expect(throws: (any Error).self) {
+                try await PostgresSession.withSession(on: connection, limit: .seconds(600), logger: logger) { session in
+                    try await session.transaction(server: "the test server") { session in
+                        let backend = try await session.value("SELECT pg_backend_pid()", as: Int32.self)
+                        try await PostgresTestServer.withConnection { other in
+                            for try await _ in try await other.query(
+                                "SELECT pg_terminate_backend(\(backend))",
+                                logger: logger
+                            ) {}
+                        }
+                        try await session.execute("SELECT 1")
+                    }
+                }
+            }
+            #expect(error.map(PostgresFailure.isTransient) == true, "\(String(describing: error))")
+            #expect(connection.isClosed)
+        }
+    }
+}
