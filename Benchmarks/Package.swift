@@ -13,7 +13,9 @@ let package = Package(
         .executable(name: "poststore-benchmarks", targets: ["PostStoreBenchmarks"])
     ],
     dependencies: [
-        .package(path: mainPackagePath.path)
+        .package(path: mainPackagePath.path),
+        // The same version the main package resolves: the PostgreSQL queries are timed beside postgres-nio alone.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // "The limit": the fastest reasonable C pipeline from a posts JSON file to SQLite, the yardstick the Swift
@@ -32,6 +34,7 @@ let package = Package(
                 .product(name: "PostStoreSQLite", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStoreJSONFile", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStorePostgres", package: mainPackagePath.lastPathComponent),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

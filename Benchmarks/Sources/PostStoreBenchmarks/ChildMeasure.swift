@@ -124,8 +124,11 @@ enum ChildMeasure: String, CaseIterable {
             try PostgresAnchorFile.write(from: context.changedFile, to: context.dataFolder + "/posts-changed.csv")
             return ["seconds": (ContinuousClock.now - start).seconds]
         case .queriesPostgres:
-            let store = PostgresPostStore(location: try PostgresStoreLocation(url: context.store), mode: .openExisting)
-            return try await QueryMeasures(store: store, measuresWholeResults: false).run()
+            let location = try PostgresStoreLocation(url: context.store)
+            let store = PostgresPostStore(location: location, mode: .openExisting)
+            var figures = try await QueryMeasures(store: store, measuresWholeResults: false).run()
+            figures["bareId"] = try await BareLookupMeasure.run(location: location, count: Int(figures["posts"] ?? 0))
+            return figures
         }
     }
 

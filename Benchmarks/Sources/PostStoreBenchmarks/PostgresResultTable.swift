@@ -65,6 +65,7 @@ struct PostgresResultTable {
         )
         let queryRows: [(String, String, Double?)] = [
             ("lookup by id", "id", 100),
+            ("the same lookup through postgres-nio alone (`PostgresClient.query`)", "bareId", nil),
             ("filter by user, 10 results", "user", 200),
             ("search a rare term, \"zyzzyva\" (\(Int(results.queries["rareResults"] ?? 0)) results)", "rare", 5_000),
             (
