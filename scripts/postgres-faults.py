@@ -737,12 +737,17 @@ class Soak:
 
     # ---- the faults
 
-    def fault_kill(self, sources):
-        schema = "faults_kill"
+    def begin(self, name, sources):
+        """A fault's own store (schema `faults_NAME`), seeded: its URL, its tally, when the fault started, and the
+        state the store is in."""
+        schema = "faults_" + name.replace("-", "_")
         url = self.store_url(schema)
-        tally = self.new_tally("kill", schema, "-")
+        tally = self.new_tally(name, schema, "-")
         started = time.monotonic()
-        current = self.seed(tally, sources, url)
+        return url, tally, started, self.seed(tally, sources, url)
+
+    def fault_kill(self, sources):
+        url, tally, started, current = self.begin("kill", sources)
         for number in range(1, self.args.rounds + 1):
             label = f"kill-round{number}"
             target = other(current)
@@ -776,11 +781,7 @@ class Soak:
         tally.seconds = time.monotonic() - started
 
     def fault_terminate(self, sources):
-        schema = "faults_terminate"
-        url = self.store_url(schema)
-        tally = self.new_tally("terminate", schema, "-")
-        started = time.monotonic()
-        current = self.seed(tally, sources, url)
+        url, tally, started, current = self.begin("terminate", sources)
         for number in range(1, self.args.rounds + 1):
             label = f"terminate-round{number}"
             target = other(current)
@@ -811,11 +812,7 @@ class Soak:
         tally.seconds = time.monotonic() - started
 
     def fault_terminate_read(self, sources):
-        schema = "faults_terminate_read"
-        url = self.store_url(schema)
-        tally = self.new_tally("terminate-read", schema, "-")
-        started = time.monotonic()
-        current = self.seed(tally, sources, url)
+        url, tally, started, current = self.begin("terminate-read", sources)
         expected = self.expected_ndjson(tally)
         for number in range(1, self.args.rounds + 1):
             self.terminate_read(tally, url, expected, current, number)
