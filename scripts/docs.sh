@@ -3,9 +3,10 @@
 # toolchain's `docc`, treating every warning as an error: a link to a symbol or article that does not exist, a
 # parameter documented that the function does not have, a malformed directive. CI runs it.
 #
-# It emits the targets' symbol graphs with `swift build` in its own build folder (.build-docs), so the main build is
-# left alone, then runs `docc convert CATALOG --warnings-as-errors` on each catalog with that target's graphs. The
-# archives are written to a temporary folder and deleted, unless --output names a folder to keep them in.
+# It dumps every module's symbol graph with `swift package dump-symbol-graph`, which reuses the main debug build (CI
+# runs it right after `swift build --build-tests`: no second build), then runs `docc convert CATALOG
+# --warnings-as-errors` on each catalog with that target's graphs. The archives are written to a temporary folder and
+# deleted, unless --output names a folder to keep them in.
 #
 # Usage:
 #   scripts/docs.sh                  check the documentation
@@ -66,22 +67,26 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/poststore-docs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# The compiler writes a module's graph only when it compiles the module, so the graphs live beside the build they
-# come from: an incremental build leaves an unchanged module's graph in place.
-all_graphs=.build-docs/symbol-graphs
-mkdir -p "$all_graphs" "$work/archives"
+mkdir -p "$work/archives"
 
 started=$SECONDS
+echo "==> symbol graphs: swift package dump-symbol-graph"
+dump_log="$work/dump.log"
+if ! swift package dump-symbol-graph --emit-extension-block-symbols >"$dump_log" 2>&1; then
+    cat "$dump_log" >&2
+    echo "docs.sh: swift package dump-symbol-graph failed" >&2
+    exit 1
+fi
+# Its last line names the folder: "Files written to PATH".
+all_graphs=$(sed -n 's/^Files written to //p' "$dump_log" | tail -n 1)
+[[ -d "$all_graphs" ]] || { cat "$dump_log" >&2; echo "docs.sh: no symbol graph folder in the output above" >&2; exit 1; }
+
 status=0
 for target in "${targets[@]}"; do
-    echo "==> $target: symbol graph"
-    graphs="$work/graphs/$target"  # the target's own graphs only
+    # docc gets only the target's own graphs (TARGET.symbols.json and its extensions of other modules,
+    # TARGET@OTHER.symbols.json).
+    graphs="$work/graphs/$target"
     mkdir -p "$graphs"
-    # The flag reaches every module the target builds, so the folder also holds its dependencies' graphs; docc gets
-    # only the target's own (TARGET.symbols.json and its extensions of other modules, TARGET@OTHER.symbols.json).
-    swift build --scratch-path .build-docs --target "$target" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$all_graphs" \
-        -Xswiftc -emit-extension-block-symbols
     cp "$all_graphs/$target.symbols.json" "$graphs/"
     for extension in "$all_graphs/$target@"*.symbols.json; do
         [[ -e "$extension" ]] && cp "$extension" "$graphs/"
