@@ -10,7 +10,11 @@ enum Failure {
             return try await body()
         } catch let error as PostStoreError {
             // One line whatever the message quotes (a path, a server's answer): controls are shown, not sent.
-            Output.error("poststore: \((verbose ? error.description : error.message).withVisibleControls)")
+            // A usage error points at the help, as the argument parser's own do.
+            let help = exitCode(for: error.code) == 64 && !verbose ? " (see 'poststore --help')" : ""
+            var message = (verbose ? error.description : error.message).withVisibleControls
+            if !help.isEmpty, message.hasSuffix(".") { message.removeLast() }
+            Output.error("poststore: \(message)\(help)")
             throw ExitCode(exitCode(for: error.code))
         }
     }

@@ -118,7 +118,7 @@ enum PostgresFailure {
     private static func closedConnection(server: String, tries: String, cause: any Error & Sendable) -> PostStoreError {
         PostStoreError(
             .storeUnavailable,
-            "The PostgreSQL server at \(server) closed the connection\(tries); nothing of this write was saved.",
+            "The PostgreSQL server at \(server) closed the connection\(tries); the store was not changed.",
             cause: cause
         )
     }
@@ -127,8 +127,8 @@ enum PostgresFailure {
     private static func stoppedAnswering(server: String, cause: any Error & Sendable) -> PostStoreError {
         PostStoreError(
             .storeUnavailable,
-            "The PostgreSQL server at \(server) stopped answering; the connection was closed and nothing of this "
-                + "write was saved.",
+            "The PostgreSQL server at \(server) stopped answering; the connection was closed and the store was not "
+                + "changed.",
             cause: cause
         )
     }
@@ -145,7 +145,8 @@ enum PostgresFailure {
         case "42501":
             return make(.accessDenied, "The PostgreSQL server at \(server) refused: \(said).")
         case "3D000":
-            return make(.storeNotFound, "There is no database at \(server): \(said); create it first (createdb).")
+            // Not `storeNotFound`: no PostStore command creates a database, so "run sync first" would not help.
+            return make(.storeUnavailable, "There is no database at \(server): \(said); create it first (createdb).")
         case "55P03":
             return make(
                 .storeBusy,

@@ -63,7 +63,7 @@ struct PostgresMigrator {
             guard tables.isEmpty else {
                 throw PostStoreError(
                     .corruptStore,
-                    "The schema \(names.schema) at \(server) holds other tables (\(tables.joined(separator: ", "))), "
+                    "The schema \(names.schema) at \(server) holds other tables (\(Self.some(of: tables))), "
                         + "not a PostStore store. It was left untouched; name another schema with ?schema=NAME."
                 )
             }
@@ -217,5 +217,13 @@ extension Substring {
         var end = endIndex
         while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
         return self[startIndex..<end]
+    }
+}
+
+extension PostgresMigrator {
+    /// The first few names of a list, and how many more there are: a schema may hold hundreds of tables.
+    static func some(of names: [String], shown: Int = 5) -> String {
+        let more = names.count > shown ? " and \(names.count - shown) more" : ""
+        return names.prefix(shown).joined(separator: ", ") + more
     }
 }

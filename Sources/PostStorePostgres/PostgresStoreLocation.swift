@@ -124,6 +124,7 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
         guard let rest = ["postgres://", "postgresql://"].lazy.compactMap({ url.afterCaseInsensitivePrefix($0) }).first
         else { throw invalid("it must start with postgres:// or postgresql://") }
         var text = Substring(rest)
+        if text.contains("#") { throw invalid("it has a fragment (#…), which a PostgreSQL URL does not take") }
         var parameters: [(String, String)] = []
         if let question = text.firstIndex(of: "?") {
             for pair in text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: true) {
@@ -131,6 +132,7 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
                 guard parts.count == 2, let key = Self.percentDecoded(parts[0]),
                     let value = Self.percentDecoded(parts[1])
                 else { throw invalid("its query part \"\(Self.redactingParameter(pair))\" is not NAME=VALUE") }
+                if parameters.contains(where: { $0.0 == key }) { throw invalid("it sets \"\(key)\" twice") }
                 parameters.append((key, value))
             }
             text = text[..<question]
@@ -206,12 +208,14 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
         let resolvedUser = user ?? environment["PGUSER"].nonEmpty ?? Self.processUserName
         let portText = port.nonEmpty ?? environment["PGPORT"].nonEmpty ?? "5432"
         guard let portNumber = Int(portText), (1...65_535).contains(portNumber) else {
-            throw invalid("its port \"\(portText)\" is not a number from 1 to 65535")
+            let source = port.nonEmpty == nil ? "PGPORT" : "its port"
+            throw invalid("\(source) \"\(portText)\" is not a number from 1 to 65535")
         }
         let modeText = sslMode ?? environment["PGSSLMODE"].nonEmpty ?? "prefer"
         guard let mode = modeText == "allow" ? .prefer : TLSMode(rawValue: modeText) else {
             throw invalid(
-                "sslmode \"\(modeText)\" is not one of disable, allow, prefer, require, verify-ca, verify-full"
+                "\(sslMode == nil ? "PGSSLMODE" : "sslmode") \"\(modeText)\" is not one of disable, allow, prefer, "
+                    + "require, verify-ca, verify-full"
             )
         }
         let schemaName = schema ?? Self.defaultSchema
@@ -231,9 +235,10 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
                 return .seconds(seconds)
             } ?? Self.defaultConnectTimeout,
             statementTimeout: try statementTimeout.map { text throws(PostStoreError) in
-                guard let duration = Self.duration(text) else {
+                guard let duration = Self.duration(text), duration <= Self.longestStatementTimeout else {
                     throw invalid(
-                        "statement_timeout \"\(text)\" is not a positive duration (milliseconds, or with ms, s or min)"
+                        "statement_timeout \"\(text)\" is not a duration from 1 ms to 24 days (milliseconds, or with "
+                            + "ms, s, min or h)"
                     )
                 }
                 return duration
@@ -291,16 +296,22 @@ public struct PostgresStoreLocation: Sendable, Hashable, CustomStringConvertible
     /// would cut a longer one short, and another store's name could then collide with it).
     static func checkSchemaName(_ name: String, invalid: (String) -> PostStoreError) throws(PostStoreError) {
         guard !name.isEmpty else { throw invalid("its schema name is empty") }
+        guard !name.hasPrefix("pg_") else {
+            throw invalid("its schema name \"\(name)\" begins with pg_, which PostgreSQL keeps for its own schemas")
+        }
         guard !name.utf8.contains(0) else { throw invalid("its schema name contains a NUL character") }
         guard name.utf8.count <= 63 else {
             throw invalid("its schema name is \(name.utf8.count) bytes long; PostgreSQL takes at most 63")
         }
     }
 
+    /// The longest `statement_timeout` PostgreSQL takes: 2³¹ − 1 milliseconds, about 24.8 days.
+    private static let longestStatementTimeout = Duration.milliseconds(Int32.max)
+
     /// `250`, `250ms`, `30s`, `5min`, `1h`: PostgreSQL's own spellings of a timeout (a bare number is milliseconds).
     private static func duration(_ text: String) -> Duration? {
         let digits = text.prefix(while: \.isNumber)
-        guard let value = Int(digits), value > 0 else { return nil }
+        guard let value = Int(digits), value > 0, value <= Int(Int32.max) else { return nil }  // no overflow below
         switch text.dropFirst(digits.count).trimmingPrefix(" ") {
         case "", "ms": return .milliseconds(value)
         case "s": return .seconds(value)

@@ -86,11 +86,24 @@ import Testing
         ("postgres://h/d?statement_timeout=soon", "statement_timeout \"soon\""),
         ("postgres://h/d%ZZ", "database name is not percent-encoded"),
         ("postgres://u:secret@h:99999/d", "port \"99999\""),
+        ("postgres://h/d?schema=a&schema=b", "sets \"schema\" twice"),
+        ("postgres://h/d?schema=pg_foo", "begins with pg_"),
+        ("postgres://h/d?statement_timeout=99999999999999", "from 1 ms to 24 days"),
+        ("postgres://h/d?statement_timeout=9000000000000000000h", "statement_timeout"),
+        ("postgres://h/d?schema=demo#frag", "fragment"),
     ])
     func badURLsAreInvalidArgumentsThatSayWhy(url: String, reason: String) {
         let error = #expect(throws: PostStoreError.self) { try PostgresStoreLocation(url: url, environment: [:]) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("secret") == false)
+    }
+
+    @Test(arguments: [("PGPORT", "abc", "PGPORT \"abc\""), ("PGSSLMODE", "bogus", "PGSSLMODE \"bogus\"")])
+    func aBadVariableIsNamed(variable: String, value: String, reason: String) {
+        let error = #expect(throws: PostStoreError.self) {
+            try PostgresStoreLocation(url: "postgres://h/d", environment: [variable: value])
+        }
+        #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
     }
 }

@@ -27,7 +27,9 @@ enum BareLookupMeasure {
             for _ in 0..<repetitions {
                 let id = Int.random(in: 1...count, using: &random)
                 let start = ContinuousClock.now
-                let rows = try await client.query("SELECT user_id, title, body FROM \(unescaped: table) WHERE id = \(id)")
+                let rows = try await client.query(
+                    "SELECT user_id, title, body FROM \(unescaped: table) WHERE id = \(id)"
+                )
                 for try await _ in rows.decode((Int, ByteBuffer, ByteBuffer).self) { found += 1 }
                 times.append((ContinuousClock.now - start).seconds * 1e6)
             }
