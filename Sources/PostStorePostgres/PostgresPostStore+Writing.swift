@@ -66,7 +66,7 @@ extension PostgresPostStore: PostStoreProtocol {
         in session: PostgresSession,
         writing: Bool
     ) async throws -> WriteSummary {
-        // COPY names its table unqualified: the store's schema first, then the session's temporary tables.
+        // The batches name their table unqualified: the store's schema first, then the session's temporary tables.
         try await session.execute("SET LOCAL search_path TO \(unescaped: names.quotedSchema)")
         let isEmpty = try await session.value(
             "SELECT NOT EXISTS (SELECT 1 FROM \(unescaped: names.posts))",
@@ -85,7 +85,13 @@ extension PostgresPostStore: PostStoreProtocol {
         }
         var upserted: [Int] = []
         do {
-            try await copy(changes, upserts, into: isBulkLoad ? "posts" : "incoming", ids: &upserted, session: session)
+            try await insert(
+                changes,
+                upserts,
+                into: isBulkLoad ? "posts" : "incoming",
+                ids: &upserted,
+                session: session
+            )
         } catch  where PostgresFailure.sqlState(of: error) == "23505" {
             // A repeated id, found by the primary key before the check below: name it the same way.
             _ = try upserted.sortedCheckingUpsertRepeats()
@@ -165,10 +171,11 @@ extension PostgresPostStore: PostStoreProtocol {
         return summary
     }
 
-    /// Copies the change set's upserts, then the stream's, into a table, adding their ids to `upserted` in order.
+    /// Inserts the change set's upserts, then the stream's, into a table, batch by batch, adding their ids to
+    /// `upserted` in order.
     ///
     /// - Throws: `constraintViolation` for a post that is also deleted; what the stream's reader throws.
-    private func copy(
+    private func insert(
         _ changes: PostChangeSet,
         _ upserts: PostStream,
         into table: String,
@@ -176,32 +183,23 @@ extension PostgresPostStore: PostStoreProtocol {
         session: PostgresSession
     ) async throws {
         var reader = try upserts.makeReader()
-        var first = changes.upserts
-        if first.isEmpty { first = try reader.nextBatch() ?? [] }
-        guard !first.isEmpty else { return }
-        upserted.reserveCapacity(first.count)
-        try await session.copy(into: table, columns: PostgresCopyRows.columns) { writer in
-            var rows = PostgresCopyRows()
-            var batch: [Post]? = first
-            while let posts = batch {
-                for post in posts {
-                    if changes.deletions.contains(post.id) {
-                        throw PostStoreError(
-                            .constraintViolation,
-                            "Post \(post.id) is both upserted (position \(upserted.count)) and deleted in one batch."
-                        )
-                    }
-                    upserted.append(post.id)
-                    rows.append(post)
-                    if rows.isFull {
-                        try session.stillWorking()
-                        try await rows.send(to: writer)
-                    }
+        var batch: [Post]? = changes.upserts
+        var rows = PostgresPostBatch()
+        upserted.reserveCapacity(changes.upserts.count)
+        while let posts = batch {
+            for post in posts {
+                if changes.deletions.contains(post.id) {
+                    throw PostStoreError(
+                        .constraintViolation,
+                        "Post \(post.id) is both upserted (position \(upserted.count)) and deleted in one batch."
+                    )
                 }
-                batch = try reader.nextBatch()
+                upserted.append(post.id)
+                rows.append(post)
+                if rows.isFull { try await rows.insert(into: table, session: session) }
             }
-            try session.stillWorking()
-            try await rows.send(to: writer)
+            batch = try reader.nextBatch()
         }
+        try await rows.insert(into: table, session: session)
     }
 }

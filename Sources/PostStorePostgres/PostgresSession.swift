@@ -82,27 +82,9 @@ struct PostgresSession {
         return value
     }
 
-    /// Streams rows into a table of the search path with `COPY … FROM STDIN`; `writeData` calls ``stillWorking()``
-    /// as it writes.
-    func copy(
-        into table: String,
-        columns: [String],
-        writeData: (PostgresCopyFromWriter) async throws -> Void
-    ) async throws {
-        try watchdog.extend()
-        try checkOpen()
-        try await connection.copyFrom(table: table, columns: columns, logger: logger, writeData: writeData)
-    }
-
-    /// Tells the watchdog that the call is still making progress (a long read or write between statements), and
-    /// throws once the connection is closed.
-    ///
-    /// A `COPY` calls it before each write: PostgresNIO 1.33 stops the process (a failed precondition) when data is
-    /// written to a `COPY` whose connection has closed, so the writes stop as soon as the close is seen. (A close
-    /// that lands between this check and the write can still meet that bug; the window is microseconds wide.)
+    /// Tells the watchdog that the call is still making progress (a long read between statements).
     func stillWorking() throws {
         try watchdog.extend()
-        try checkOpen()
     }
 
     /// Runs the body in a transaction, committed when it returns, rolled back when it throws.
