@@ -35,7 +35,8 @@ enum PostgresFailure {
             }
         }
         if let error = error as? ConnectionPoolError { return error == .connectionCreationCircuitBreakerTripped }
-        return (error as? PostgresSessionError) == .connectionClosed
+        guard let error = error as? PostgresSessionError else { return false }
+        return error == .connectionClosed || error == .connectionLost
     }
 
     /// SQLSTATE classes and codes after which a replay may succeed.
@@ -67,7 +68,7 @@ enum PostgresFailure {
         if let error = error as? PostgresSessionError, error == .stoppedAnswering {
             return stoppedAnswering(server: server, cause: error)
         }
-        if let error = error as? PostgresSessionError, error == .connectionClosed {
+        if let error = error as? PostgresSessionError, error == .connectionClosed || error == .connectionLost {
             return closedConnection(server: server, tries: tries, cause: error)
         }
         guard let error = error as? PSQLError else {

@@ -12,7 +12,7 @@ import Synchronization
 struct PostgresSession {
     let connection: PostgresConnection
     let logger: Logger
-    fileprivate let watchdog: Watchdog
+    let watchdog: PostgresWatchdog
 
     /// Leases a connection from the client for the body's duration, watched.
     static func withSession<Result: Sendable>(
@@ -35,7 +35,7 @@ struct PostgresSession {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresSession) async throws -> Result
     ) async throws -> Result {
-        let watchdog = Watchdog(limit: limit, connection: connection)
+        let watchdog = PostgresWatchdog(limit: limit, connection: connection)
         defer { watchdog.stop() }
         return try await body(PostgresSession(connection: connection, logger: logger, watchdog: watchdog))
     }
@@ -156,108 +156,6 @@ enum PostgresSessionError: Error {
     case stoppedAnswering
     /// The connection was closed (by the server, the network or a failure) before a statement could be sent.
     case connectionClosed
-}
-
-/// Closes a connection when no statement of the call has made progress within the limit, and refuses statements
-/// after that; a statement awaited through ``guarding(_:)`` is given up then even if PostgresNIO never answers it.
-private final class Watchdog: Sendable {
-    private struct State {
-        /// When the connection is closed unless a statement makes progress first; `nil` once it was closed.
-        var due: ContinuousClock.Instant?
-        /// The statement awaited now, if any.
-        var waiter: (any AbandonableWaiter)?
-    }
-
-    private let limit: Duration
-    private let state: Mutex<State>
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
-
-    init(limit: Duration, connection: PostgresConnection) {
-        self.limit = limit
-        state = Mutex(State(due: .now + limit))
-        let started = Task { [self] in
-            while !Task.isCancelled {
-                let (due, waiter) = self.state.withLock {
-                    state -> (ContinuousClock.Instant?, (any AbandonableWaiter)?) in
-                    guard let pending = state.due, ContinuousClock.now >= pending else { return (state.due, nil) }
-                    state.due = nil
-                    defer { state.waiter = nil }
-                    return (nil, state.waiter)
-                }
-                guard let due else {
-                    try? await connection.close()
-                    waiter?.fail(PostgresSessionError.stoppedAnswering)
-                    return
-                }
-                try? await Task.sleep(until: due, clock: .continuous)
-            }
-        }
-        task.withLock { $0 = started }
-    }
-
-    /// Moves the deadline on; after the connection was closed, throws instead.
-    func extend() throws {
-        try state.withLock { state in
-            guard state.due != nil else { throw PostgresSessionError.stoppedAnswering }
-            state.due = .now + limit
-        }
-    }
-
-    /// Awaits an answer of PostgresNIO, or the watchdog's verdict once the limit passes without one.
-    ///
-    /// The operation runs in a task of its own so that it can be left behind: PostgresNIO may never complete a
-    /// statement whose connection closed as it was written. A task left behind ends when PostgresNIO answers, if
-    /// ever; it holds nothing of the store.
-    func guarding<Value: Sendable>(
-        _ operation: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            let waiter = Waiter(continuation)
-            let open = state.withLock { state in
-                guard state.due != nil else { return false }
-                state.waiter = waiter
-                return true
-            }
-            guard open else {
-                waiter.fail(PostgresSessionError.stoppedAnswering)
-                return
-            }
-            Task {
-                let result: Result<Value, any Error>
-                do {
-                    result = .success(try await operation())
-                } catch {
-                    result = .failure(error)
-                }
-                state.withLock { if $0.waiter === waiter { $0.waiter = nil } }
-                waiter.resume(with: result)
-            }
-        }
-    }
-
-    func stop() {
-        task.withLock { $0?.cancel() }
-    }
-}
-
-/// A statement's answer that the watchdog can give up on.
-private protocol AbandonableWaiter: AnyObject, Sendable {
-    func fail(_ error: any Error)
-}
-
-/// A continuation resumed once, by whichever of the answer and the watchdog comes first.
-private final class Waiter<Value: Sendable>: AbandonableWaiter {
-    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
-
-    init(_ continuation: CheckedContinuation<Value, any Error>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func resume(with result: Result<Value, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: result)
-    }
-
-    func fail(_ error: any Error) {
-        resume(with: .failure(error))
-    }
+    /// The connection closed while a statement awaited its answer, which never came: it may or may not have run.
+    case connectionLost
 }

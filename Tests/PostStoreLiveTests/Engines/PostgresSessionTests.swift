@@ -12,10 +12,11 @@ import Testing
 struct PostgresSessionTests {
     private let logger = Logger(label: "PostgresSessionTests")
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aStatementOnAClosedConnectionFailsAtOnce() async throws {
         try await PostgresTestServer.withConnection { connection in
-            // The watchdog's limit is far beyond the time limit: only the check of the connection can end the call.
+            // The watchdog's limit is beyond the time limit (which counts a busy machine's waits too, hence 5
+            // minutes): only the check of the connection can end the call.
             try await PostgresSession.withSession(on: connection, limit: .seconds(600), logger: logger) { session in
                 try await session.execute("SELECT 1")
                 try await connection.close()
@@ -27,7 +28,7 @@ struct PostgresSessionTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTransactionWhoseBackendIsTerminatedFailsPromptlyAndCanBeRetried() async throws {
         try await PostgresTestServer.withConnection { connection in
             let error = await #expect(throws: (any Error).self) {
@@ -46,6 +47,22 @@ struct PostgresSessionTests {
             }
             #expect(error.map(PostgresFailure.isTransient) == true, "\(String(describing: error))")
             #expect(connection.isClosed)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func anAnswerThatNeverComesIsGivenUpOnceTheConnectionIsClosed() async throws {
+        try await PostgresTestServer.withConnection { connection in
+            let watchdog = PostgresWatchdog(limit: .seconds(600), connection: connection)
+            defer { watchdog.stop() }
+            // An answer that never comes, as PostgresNIO's for a statement that reached a closing connection (the
+            // task is left behind, asleep, when the test ends).
+            let answer = Task { try await watchdog.guarding { try await Task.sleep(for: .seconds(3_600)) } }
+            try await connection.close()
+            let started = ContinuousClock.now
+            let error = await #expect(throws: PostgresSessionError.self) { try await answer.value }
+            #expect(error == .connectionLost)
+            #expect(ContinuousClock.now - started < .seconds(60))
         }
     }
 }
