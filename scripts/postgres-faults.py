@@ -260,7 +260,7 @@ DOING = (
 # Terminates the backends of poststore that meet a condition (added after it); answers how many, and what they
 # were doing.
 TERMINATE = (
-    f"SELECT count(pg_terminate_backend(pid)), coalesce(string_agg(DISTINCT {DOING}, ', '), '') "
+    f"SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)), coalesce(string_agg(DISTINCT {DOING}, ', '), '') "
     "FROM pg_stat_activity WHERE application_name = 'poststore' AND pid <> pg_backend_pid()"
 )
 BUSY = "state IN ('active', 'idle in transaction')"
@@ -294,6 +294,9 @@ class PsqlSession:
                 raise PsqlFailed(f"psql ended: {' '.join(lines)[:300]}")
             if line.rstrip("\n") == self.MARK:
                 break
+            # A backend that ended between pg_stat_activity and pg_terminate_backend is a warning, not a result.
+            if line.startswith(("WARNING:", "NOTICE:")):
+                continue
             lines.append(line.rstrip("\n"))
         if any("ERROR:" in line or "FATAL:" in line for line in lines):
             raise PsqlFailed(" ".join(lines)[:300])
