@@ -26,9 +26,8 @@ each:
              retry and exit 0. A non-zero exit that leaves the old state is acceptable but counted apart.
   terminate-read  the same for a read: `query --format ndjson` whose backend is terminated while it streams the
              posts (`SELECT id, ...`) must retry and print exactly the store's posts (or fail with one line), never
-             a partial or mixed list. postgres-nio 1.33.2 traps in some of these rounds (RowStreamStateMachine:
-             rows that a closing connection delivers after a read-complete while the reader is behind), a bug of
-             the library that PostStore cannot reach around; CI leaves this fault out (see scripts/RELIABILITY.md).
+             a partial or mixed list. (postgres-nio 1.33.2 traps when a connection closes while a result streams
+             through its back-pressured sequence; a read of every post takes its rows as they arrive instead.)
   stop       a server that stops answering: (a) with the postmaster and all backends SIGSTOPped, `query --count`
              and `sync` with `statement_timeout=2s&connect_timeout=2` must fail within a bound (5 connection
              attempts of the connect timeout, plus the 3.75 s of backoff between them, plus 10 s of slack); (b) a

@@ -14,33 +14,30 @@ extension PostgresPostStore {
 
     /// Answers a query with one statement. A search's candidates come from the trigram index and are checked
     /// exactly here, so the window of a search applies after the check: the rows stream in order and reading stops
-    /// once the window is full.
+    /// once the window is full. A read of every row takes the rows as they arrive (see
+    /// ``PostgresSession/forEachRow(_:_:)``).
     public func query(_ query: PostQuery) async throws -> [Post] {
         try query.validate()
         if query.ids?.isEmpty == true || query.userIds?.isEmpty == true { return [] }
         let plan = PostgresQueryPlan(query, posts: names.posts)
         return try await read { session in
-            var posts: [Post] = []
-            var skipped = 0
-            for try await (id, userId, title, body) in try await session.query(plan.statement).decode(
-                (Int, Int, ByteBuffer, ByteBuffer).self
-            ) {
-                try session.stillWorking()
-                let post = Post(userId: userId, id: id, title: String(buffer: title), body: String(buffer: body))
-                guard plan.checksInSwift else {
-                    posts.append(post)
-                    continue
-                }
-                guard plan.search.matches(post) else { continue }
-                if skipped < query.offset {
-                    skipped += 1
-                    continue
-                }
-                if let limit = query.limit, posts.count >= limit { break }
-                posts.append(post)
+            let answer = PostgresAnswer(plan: plan, query: query)
+            guard plan.checksInSwift, query.limit != nil else {
+                try await session.forEachRow(plan.statement) { row in try answer.take(Self.post(in: row)) }
+                return answer.posts
             }
-            return posts
+            for try await row in try await session.query(plan.statement) {
+                try session.stillWorking()
+                guard try answer.take(Self.post(in: row)) else { break }
+            }
+            return answer.posts
         }
+    }
+
+    /// The post in a row of `id, user_id, title, body`.
+    private static func post(in row: PostgresRow) throws -> Post {
+        let (id, userId, title, body) = try row.decode((Int, Int, ByteBuffer, ByteBuffer).self)
+        return Post(userId: userId, id: id, title: String(buffer: title), body: String(buffer: body))
     }
 
     public func count() async throws -> Int {

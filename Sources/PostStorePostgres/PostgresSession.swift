@@ -51,6 +51,23 @@ struct PostgresSession {
         return try await watchdog.guarding { [connection, logger] in try await connection.query(query, logger: logger) }
     }
 
+    /// Runs a statement and hands each row to `onRow` as it arrives, on the connection's event loop, returning once
+    /// the last one was handed over.
+    ///
+    /// For results that may be large and are read whole: postgres-nio 1.33.2 stops the process (a failed
+    /// precondition) when a connection closes while a result streams through ``query(_:)``'s back-pressured
+    /// sequence and its reader is behind; rows taken as they arrive never leave the reader behind.
+    func forEachRow(_ query: PostgresQuery, _ onRow: @escaping @Sendable (PostgresRow) throws -> Void) async throws {
+        try watchdog.extend()
+        try checkOpen()
+        _ = try await watchdog.guarding { [connection, logger, watchdog] in
+            try await connection.query(query, logger: logger) { row in
+                try watchdog.extend()
+                try onRow(row)
+            }.get()
+        }
+    }
+
     /// Throws ``PostgresSessionError/connectionClosed`` when the connection is closed.
     private func checkOpen() throws {
         if connection.isClosed { throw PostgresSessionError.connectionClosed }
