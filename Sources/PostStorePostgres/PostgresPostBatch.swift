@@ -18,7 +18,7 @@ struct PostgresPostBatch {
     /// little, small enough that a batch's arrays stay a few megabytes.
     static let byteLimit = 2 << 20
 
-    private(set) var ids: [Int] = []
+    private var ids: [Int] = []
     private var userIds: [Int] = []
     private var titles: [ByteBuffer] = []
     private var bodies: [ByteBuffer] = []

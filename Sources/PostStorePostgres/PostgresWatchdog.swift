@@ -9,7 +9,7 @@ final class PostgresWatchdog: Sendable {
         /// When the connection is closed unless a statement makes progress first; `nil` once it was closed.
         var due: ContinuousClock.Instant?
         /// The statement awaited now, if any.
-        var waiter: (any AbandonableWaiter)?
+        var waiter: (any AbandonableStatementWaiter)?
         /// Whether the connection was seen closed at the previous look while a statement was awaited.
         var sawClosed = false
     }
@@ -19,9 +19,9 @@ final class PostgresWatchdog: Sendable {
         /// Wait until the deadline, or the next look at the connection.
         case wait(ContinuousClock.Instant)
         /// Nothing came within the limit: close the connection and fail the awaited statement.
-        case close((any AbandonableWaiter)?)
+        case close((any AbandonableStatementWaiter)?)
         /// The connection closed under an awaited statement that PostgresNIO did not fail: fail it.
-        case abandon(any AbandonableWaiter)
+        case abandon(any AbandonableStatementWaiter)
     }
 
     /// How often the watchdog looks at the connection (a session lasts a call: most never see the first look).
@@ -88,7 +88,7 @@ final class PostgresWatchdog: Sendable {
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
-            let waiter = Waiter(continuation)
+            let waiter = StatementWaiter(continuation)
             let open = state.withLock { state in
                 guard state.due != nil else { return false }
                 state.waiter = waiter
@@ -117,12 +117,12 @@ final class PostgresWatchdog: Sendable {
 }
 
 /// A statement's answer that the watchdog can give up on.
-protocol AbandonableWaiter: AnyObject, Sendable {
+protocol AbandonableStatementWaiter: AnyObject, Sendable {
     func fail(_ error: any Error)
 }
 
 /// A continuation resumed once, by whichever of the answer and the watchdog comes first.
-final class Waiter<Value: Sendable>: AbandonableWaiter {
+final class StatementWaiter<Value: Sendable>: AbandonableStatementWaiter {
     private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
 
     init(_ continuation: CheckedContinuation<Value, any Error>) {
