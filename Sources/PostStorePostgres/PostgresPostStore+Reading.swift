@@ -14,8 +14,9 @@ extension PostgresPostStore {
 
     /// Answers a query with one statement. A search's candidates come from the trigram index and are checked
     /// exactly here, so the window of a search applies after the check: the rows stream in order and reading stops
-    /// once the window is full. A read of every row takes the rows as they arrive (see
-    /// ``PostgresSession/forEachRow(_:_:)``).
+    /// once the window is full. A read of every row takes the rows on the connection's event loop as they arrive,
+    /// never falling behind them (postgres-nio 1.33.2 stops the process when a connection closes under a reader
+    /// that is behind).
     public func query(_ query: PostQuery) async throws -> [Post] {
         try query.validate()
         if query.ids?.isEmpty == true || query.userIds?.isEmpty == true { return [] }
