@@ -33,7 +33,9 @@ each:
              attempts of the connect timeout, plus the 3.75 s of backoff between them, plus 10 s of slack); (b) a
              sync (statement timeout 1.5 x the longest full sync seen, at least 5 s, so that no statement of a
              healthy sync meets it) is frozen mid-way: it must end within statement timeout + 5 s (the client's
-             watchdog), plus 10 s, of the SIGSTOP. Then SIGCONT.
+             watchdog), plus 10 s, of the SIGSTOP — or 60 s more when no backend of the sync was there yet: the
+             freeze came between its first connection and its pooled one, and postgres-nio's pool tries to connect
+             until its circuit breaker trips, after 60 s. Then SIGCONT.
   password   the role `poststore_password` (postgres.sh makes it log in with a password) with a wrong password in
              the URL (`info` and `sync`), a wrong PGPASSWORD, and no password at all: exit 77, and neither the wrong
              nor the right password in the output. Before the rounds, the right password (in the URL, and in
@@ -106,6 +108,9 @@ RETRY_BACKOFF = 0.25 + 0.5 + 1 + 2  # seconds the engine waits between its 5 att
 ATTEMPTS = 5
 SLACK = 10.0  # seconds allowed on top of a computed bound (a loaded machine)
 HANG = 60.0  # seconds past its bound after which a command counts as hung and is killed
+# A server frozen after the sync's first connection (its schema check) and before its pooled one: postgres-nio's pool
+# keeps trying to connect until its circuit breaker trips, after 60 s (not configurable through PostgresClient).
+POOL_CIRCUIT_BREAKER = 60.0
 PASSWORD_ROLE = "poststore_password"
 PASSWORD = "poststore-test-password"  # postgres.sh gives the role this password
 
@@ -972,15 +977,16 @@ class Soak:
                 self.cluster.freeze()
                 stopped_at = time.monotonic()
                 try:
-                    ended = self.finish(process, argv, begun, bound_b + HANG)
+                    ended = self.finish(process, argv, begun, bound_b + POOL_CIRCUIT_BREAKER + HANG)
                 finally:
                     self.cluster.thaw()
                 took = ended.ended_at - stopped_at
                 tally.exit_seconds.append(took)
                 kind = f"frozen during {during}"
                 extra += f", exit {took:.1f} s after the SIGSTOP"
-                if took > bound_b and not ended.hung:
-                    self.fail(tally, label, f"the sync ended {took:.1f} s after the SIGSTOP, more than {bound_b:.2f} s")
+                bound = bound_b + (POOL_CIRCUIT_BREAKER if during == "no backend" else 0)
+                if took > bound and not ended.hung:
+                    self.fail(tally, label, f"the sync ended {took:.1f} s after the SIGSTOP, more than {bound:.2f} s")
             outcome, name = self.judge_sync(
                 ended, self.states[current], self.states[target], tally, label, self.states
             )
