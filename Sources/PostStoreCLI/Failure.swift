@@ -10,13 +10,18 @@ enum Failure {
             return try await body()
         } catch let error as PostStoreError {
             // One line whatever the message quotes (a path, a server's answer): controls are shown, not sent.
+            let message = (verbose ? error.description : error.message).withVisibleControls
             // A usage error points at the help, as the argument parser's own do.
-            let help = exitCode(for: error.code) == 64 && !verbose ? " (see 'poststore --help')" : ""
-            var message = (verbose ? error.description : error.message).withVisibleControls
-            if !help.isEmpty, message.hasSuffix(".") { message.removeLast() }
-            Output.error("poststore: \(message)\(help)")
+            Output.error(exitCode(for: error.code) == 64 && !verbose ? usageLine(message) : "poststore: \(message)")
             throw ExitCode(exitCode(for: error.code))
         }
+    }
+
+    /// A usage error's line: `poststore: message (see 'poststore --help')`, the message's final period dropped.
+    static func usageLine(_ message: String) -> String {
+        var message = message
+        if message.hasSuffix(".") { message.removeLast() }
+        return "poststore: \(message) (see 'poststore --help')"
     }
 
     /// The exit code documented for an error code.

@@ -39,8 +39,7 @@ struct PostStoreCommand: AsyncParsableCommand {
             }
             var line = oneLine(message(for: error))
             if line.isEmpty { line = oneLine("\(error)") }
-            if line.hasSuffix(".") { line.removeLast() }
-            FileHandle.standardError.write(Data("poststore: \(line) (see 'poststore --help')\n".utf8))
+            FileHandle.standardError.write(Data("\(Failure.usageLine(line))\n".utf8))
             Foundation.exit(code.rawValue)
         }
     }
