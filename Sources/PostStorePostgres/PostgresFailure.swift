@@ -65,11 +65,12 @@ enum PostgresFailure {
                 cause: error
             )
         }
-        if let error = error as? PostgresSessionError, error == .stoppedAnswering {
-            return stoppedAnswering(server: server, cause: error)
-        }
-        if let error = error as? PostgresSessionError, error == .connectionClosed || error == .connectionLost {
-            return closedConnection(server: server, tries: tries, cause: error)
+        if let error = error as? PostgresSessionError {
+            switch error {
+            case .stoppedAnswering: return stoppedAnswering(server: server, cause: error)
+            case .connectionClosed, .connectionLost: return closedConnection(server: server, tries: tries, cause: error)
+            case .noRow: break
+            }
         }
         guard let error = error as? PSQLError else {
             if let error = error as? PostgresDecodingError {
