@@ -21,21 +21,15 @@ enum BareLookupMeasure {
             defer { group.cancelAll() }
             let table = "\"\(location.schema)\".posts"
             var random = SplitMix64(state: 7)
-            var times: [Double] = []
-            times.reserveCapacity(repetitions)
-            var found = 0
-            for _ in 0..<repetitions {
+            return try await medianMicroseconds(repetitions: repetitions) {
                 let id = Int.random(in: 1...count, using: &random)
-                let start = ContinuousClock.now
+                var found = 0
                 let rows = try await client.query(
                     "SELECT user_id, title, body FROM \(unescaped: table) WHERE id = \(id)"
                 )
                 for try await _ in rows.decode((Int, ByteBuffer, ByteBuffer).self) { found += 1 }
-                times.append((ContinuousClock.now - start).seconds * 1e6)
+                return found
             }
-            try expect(found > 0, "a bare lookup found nothing")
-            times.sort()
-            return times[times.count / 2]
         }
     }
 }

@@ -18,47 +18,31 @@ struct QueryMeasures<Store: PostStoreProtocol> {
         var figures: [String: Double] = ["posts": Double(count)]
         // A seeded generator: the system one costs a system call per number, which would show in the lookups.
         var random = SplitMix64(state: 42)
-        figures["id"] = try await median(repetitions: 20_000) {
+        figures["id"] = try await medianMicroseconds(repetitions: 20_000) {
             try await store.post(id: Int.random(in: 1...count, using: &random)) != nil ? 1 : 0
         }
-        figures["user"] = try await median(repetitions: 5_000) {
+        figures["user"] = try await medianMicroseconds(repetitions: 5_000) {
             try await store.query(PostQuery(userIds: [Int.random(in: 1...(count / 10), using: &random)])).count
         }
-        figures["rare"] = try await median(repetitions: 50) {
+        figures["rare"] = try await medianMicroseconds(repetitions: 50) {
             try await store.query(PostQuery(search: Self.rareTerm)).count
         }
         figures["rareResults"] = Double(try await store.query(PostQuery(search: Self.rareTerm)).count)
-        figures["rareOfCommon"] = try await median(repetitions: 50) {
+        figures["rareOfCommon"] = try await medianMicroseconds(repetitions: 50) {
             try await store.query(PostQuery(search: Self.rareTermOfCommonTrigrams)).count
         }
         figures["rareOfCommonResults"] = Double(
             try await store.query(PostQuery(search: Self.rareTermOfCommonTrigrams)).count
         )
-        figures["common10"] = try await median(repetitions: 50) {
+        figures["common10"] = try await medianMicroseconds(repetitions: 50) {
             try await store.query(PostQuery(search: Self.commonTerm, limit: 10)).count
         }
         if measuresWholeResults {
-            figures["commonAll"] = try await median(repetitions: 5) {
+            figures["commonAll"] = try await medianMicroseconds(repetitions: 5) {
                 try await store.query(PostQuery(search: Self.commonTerm)).count
             }
             figures["commonResults"] = Double(try await store.query(PostQuery(search: Self.commonTerm)).count)
         }
         return figures
-    }
-
-    /// The median time of `body` in microseconds; the counts it returns must add up to more than 0, a check that it
-    /// did work.
-    private func median(repetitions: Int, _ body: () async throws -> Int) async throws -> Double {
-        var times: [Double] = []
-        times.reserveCapacity(repetitions)
-        var found = 0
-        for _ in 0..<repetitions {
-            let start = ContinuousClock.now
-            found += try await body()
-            times.append((ContinuousClock.now - start).seconds * 1e6)
-        }
-        try expect(found > 0, "a query found nothing")
-        times.sort()
-        return times[times.count / 2]
     }
 }
