@@ -44,7 +44,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from script_support import SetupError, describe_status, digest, find_poststore, make_sources, ndjson_lines, add_soak_arguments, parse_engines, print_failures, print_table, run_soak
+from script_support import CurrentChild, SetupError, describe_status, digest, find_poststore, make_sources, ndjson_lines, add_soak_arguments, parse_engines, print_failures, print_table, run_soak
 
 SIGNAL_NAMES = {signal.SIGKILL: "SIGKILL", signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
 
@@ -53,37 +53,11 @@ SIGNAL_NAMES = {signal.SIGKILL: "SIGKILL", signal.SIGINT: "SIGINT", signal.SIGTE
 # Child processes
 
 
-class Children:
-    """The one poststore process running at a time, so Ctrl-C can stop it."""
-
-    current = None
-
-    @classmethod
-    def start(cls, argv, **kwargs):
-        # A new session: Ctrl-C in the terminal reaches only this script, which then kills the child itself.
-        # SIGINT and SIGTERM get their default action back: a shell without job control starts background
-        # commands (this script, under `... &` in CI) with SIGINT ignored, and children inherit that.
-        cls.current = subprocess.Popen(argv, start_new_session=True, preexec_fn=default_signal_actions, **kwargs)
-        return cls.current
-
-    @classmethod
-    def kill_current(cls):
-        process = cls.current
-        if process is not None and process.poll() is None:
-            process.kill()
-            process.wait()
-
-
-def default_signal_actions():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def run(argv, check=True):
     """Runs a command to the end; returns (exit status, stdout bytes, stderr text)."""
-    process = Children.start(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = CurrentChild.start(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = process.communicate()
-    Children.current = None
+    CurrentChild.current = None
     status = process.returncode
     if check and status != 0:
         raise SetupError(f"{' '.join(map(str, argv))} exited {describe_status(status)}: {err.decode(errors='replace').strip()}")
@@ -247,7 +221,7 @@ def interrupt_sync(store, expected, signal_number, delay, at_temporary_file=Fals
     Returns (exit status, stderr text, whether the signal was sent, seconds)."""
     before = set(store.temporary_files()) if at_temporary_file else set()
     started = time.monotonic()
-    process = Children.start(store.sync_command(expected.new_source), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = CurrentChild.start(store.sync_command(expected.new_source), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if at_temporary_file:
         while process.poll() is None and not set(store.temporary_files()) - before:
             time.sleep(0.0005)
@@ -258,7 +232,7 @@ def interrupt_sync(store, expected, signal_number, delay, at_temporary_file=Fals
         process.send_signal(signal_number)
         sent = True
     _, err = process.communicate()
-    Children.current = None
+    CurrentChild.current = None
     return process.returncode, err.decode(errors="replace").strip(), sent, time.monotonic() - started
 
 
@@ -516,7 +490,7 @@ def main():
         print_summary(tallies, args)
         return any(t.failed() for t in tallies)
 
-    return run_soak("crash-soak", args, "sqlite" in args.engines, soak, Children.kill_current)
+    return run_soak("crash-soak", args, "sqlite" in args.engines, soak, CurrentChild.kill_current)
 
 
 if __name__ == "__main__":

@@ -53,8 +53,8 @@ many sockets it still has open and what poststore's backends are doing, kills it
 round `poststore info --format json` must work and agree with psql on the post count and the latest sync's source,
 and no poststore output may contain a password.
 
-Each outcome names what the sync's backends were doing when the fault came (from pg_stat_activity: `COPY
-"incoming"`, `SELECT count` -- the prune count --, `UPDATE ...`, `idle in transaction after CREATE`, ...). Prints a
+Each outcome names what the sync's backends were doing when the fault came (from pg_stat_activity: `INSERT
+INTO`, `SELECT count` -- the prune count --, `UPDATE ...`, `idle in transaction after CREATE`, ...). Prints a
 table per fault (rounds, failures, seconds from the fault to the exit: p50 and max, and the bound), the outcomes
 counted per fault, and the distinct messages poststore printed. Exits 1 if any check failed (the work folder is
 kept, with the server log), 2 on a setup error, 130 on Ctrl-C or SIGTERM. The data and the delays are
@@ -84,6 +84,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from script_support import (
+    CurrentChild,
     SetupError,
     describe_status,
     find_poststore,
@@ -119,34 +120,6 @@ PASSWORD = "poststore-test-password"  # postgres.sh gives the role this password
 # Child processes
 
 
-class Children:
-    """The one poststore process running at a time, so Ctrl-C can stop it."""
-
-    current = None
-
-    @classmethod
-    def start(cls, argv, env=None, stdout=subprocess.PIPE):
-        # A new session: Ctrl-C in the terminal reaches only this script, which then kills the child itself.
-        cls.current = subprocess.Popen(
-            argv, stdout=stdout, stderr=subprocess.PIPE, env=env, start_new_session=True,
-            preexec_fn=default_signal_actions,
-        )
-        return cls.current
-
-    @classmethod
-    def kill_current(cls):
-        process = cls.current
-        if process is not None and process.poll() is None:
-            process.kill()
-            process.wait()
-        cls.current = None
-
-
-def default_signal_actions():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 @dataclass
 class Ended:
     """How a poststore command ended."""
@@ -179,7 +152,7 @@ def finish(process, argv, started, limit, diagnose=None):
         hung = diagnose(process) if diagnose else "hung"
         process.kill()
         out, err = process.communicate()
-    Children.current = None
+    CurrentChild.current = None
     ended_at = time.monotonic()
     return Ended(argv, process.returncode, out or b"", err, ended_at - started, ended_at, limit, hung)
 
@@ -253,8 +226,8 @@ def signal_pids(pids, number):
             pass
 
 
-# What a backend of pg_stat_activity is doing, in a few words: an active one's statement's first two words (COPY
-# "incoming", SELECT count, UPDATE "schema".posts), else its state and its last statement's first word.
+# What a backend of pg_stat_activity is doing, in a few words: an active one's statement's first two words (INSERT
+# INTO, SELECT count, UPDATE "schema".posts), else its state and its last statement's first word.
 DOING = (
     "CASE WHEN state = 'active' THEN left(array_to_string((regexp_split_to_array(btrim(query, E' \\n\\t'), "
     "'[\\s(,]+'))[1:2], ' '), 40) ELSE state || ' after ' || split_part(btrim(query, E' \\n\\t'), ' ', 1) END"
@@ -558,7 +531,8 @@ class Soak:
         return [str(self.poststore), "sync", "--from", str(source), "--store", url, "--prune", "--force", "--quiet"]
 
     def start(self, argv, env=None, stdout=subprocess.PIPE):
-        return Children.start(argv, env=env or self.environment, stdout=stdout), time.monotonic()
+        process = CurrentChild.start(argv, env=env or self.environment, stdout=stdout, stderr=subprocess.PIPE)
+        return process, time.monotonic()
 
     def run(self, argv, limit, env=None):
         process, started = self.start(argv, env)
@@ -741,6 +715,12 @@ class Soak:
     def progress(self, tally, number, outcome, extra):
         print(f"{tally.name}: round {number}/{self.args.rounds}: {outcome} ({extra})", flush=True)
 
+    def record(self, tally, number, outcome, extra):
+        """Counts a round and its outcome, and prints it."""
+        tally.rounds += 1
+        tally.outcomes[outcome] += 1
+        self.progress(tally, number, outcome, extra)
+
     # ---- the faults
 
     def begin(self, name, sources):
@@ -780,9 +760,7 @@ class Soak:
             if kind == "finished before the kill" and ended.status == 0:
                 self.recent.append(ended.seconds)
                 self.sync_seconds.append(ended.seconds)
-            tally.rounds += 1
-            tally.outcomes[f"{kind}: {outcome}"] += 1
-            self.progress(tally, number, f"{kind}: {outcome}", extra)
+            self.record(tally, number, f"{kind}: {outcome}", extra)
             current = self.after_round(tally, name, url, sources, label)
         tally.seconds = time.monotonic() - started
 
@@ -811,9 +789,7 @@ class Soak:
             )
             if terminated and ended.status > 0:
                 outcome += " (gave up instead of retrying: acceptable, but see the message)"
-            tally.rounds += 1
-            tally.outcomes[f"{kind}: {outcome}"] += 1
-            self.progress(tally, number, f"{kind}: {outcome}", extra)
+            self.record(tally, number, f"{kind}: {outcome}", extra)
             current = self.after_round(tally, name, url, sources, label)
         tally.seconds = time.monotonic() - started
 
@@ -905,9 +881,7 @@ class Soak:
         else:
             self.check_one_line(ended, tally, label, UNAVAILABLE)
             outcome = f"exit {ended.status} (gave up instead of retrying: acceptable, but see the message)"
-        tally.rounds += 1
-        tally.outcomes[f"{kind}: {outcome}"] += 1
-        self.progress(tally, number, f"{kind}: {outcome}", f"delay {delay:.2f} s, read {ended.seconds:.1f} s")
+        self.record(tally, number, f"{kind}: {outcome}", f"delay {delay:.2f} s, read {ended.seconds:.1f} s")
         tally.seconds += time.monotonic() - begun
 
     def fault_stop(self, sources):
@@ -990,9 +964,7 @@ class Soak:
             outcome, name = self.judge_sync(
                 ended, self.states[current], self.states[target], tally, label, self.states
             )
-            tally.rounds += 1
-            tally.outcomes[f"{kind}: {outcome}"] += 1
-            self.progress(tally, number, f"{kind}: {outcome}", extra + f"; frozen server: query "
+            self.record(tally, number, f"{kind}: {outcome}", extra + f"; frozen server: query "
                           f"{query_tally.exit_seconds[-1]:.1f} s, sync {sync_tally.exit_seconds[-1]:.1f} s")
             current = self.after_round(tally, name, url, sources, label)
         tally.seconds = time.monotonic() - started
@@ -1176,10 +1148,10 @@ def main():
                 print(f"\n{NAME}: checks failed; the server log is kept at {workdir / 'server.log'}", flush=True)
             return failed
         finally:
-            Children.kill_current()
+            CurrentChild.kill_current()
             cluster.shutdown(workdir)
 
-    return run_soak(NAME, args, False, soak, Children.kill_current)
+    return run_soak(NAME, args, False, soak, CurrentChild.kill_current)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,33 @@ class SetupError(Exception):
     """Something needed to run the soak failed (not a finding about the store)."""
 
 
+class CurrentChild:
+    """The one poststore process a script runs at a time, so that Ctrl-C (or the end of the run) can stop it."""
+
+    current = None
+
+    @classmethod
+    def start(cls, argv, **options):
+        # A new session: Ctrl-C in the terminal reaches only the script, which then kills the child itself.
+        # SIGINT and SIGTERM get their default action back: a shell without job control starts background
+        # commands (a script under `... &` in CI) with SIGINT ignored, and children inherit that.
+        cls.current = subprocess.Popen(argv, start_new_session=True, preexec_fn=default_signal_actions, **options)
+        return cls.current
+
+    @classmethod
+    def kill_current(cls):
+        process = cls.current
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+        cls.current = None
+
+
+def default_signal_actions():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def describe_status(status):
     return f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit {status}"
 
