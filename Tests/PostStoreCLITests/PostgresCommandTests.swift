@@ -100,11 +100,27 @@ struct PostgresCommandTests {
         #expect(!result.errorOutput.contains(Self.password))
     }
 
-    @Test(arguments: ["postgres://h/d?sslmode=sometimes", "postgres:missing-slashes", "postgres://h:99999/d"])
+    @Test func aMissingDatabaseIsExit69WithAdviceThatWorks() async throws {
+        let store = try Self.storeURL().replacingOccurrences(of: "/postgres?", with: "/no_such_database?")
+        try #require(store.contains("/no_such_database?"))
+
+        let result = try await Sandbox().run(["query", "--store", store])
+
+        #expect(result.exitCode == 69, "\(result)")
+        #expect(result.errorLines.count == 1 && result.errorOutput.contains("create it first (createdb)"), "\(result)")
+        // `poststore sync` creates stores, never databases: advice to run it would not help.
+        #expect(!result.errorOutput.contains("poststore sync"), "\(result)")
+    }
+
+    @Test(arguments: [
+        "postgres://h/d?sslmode=sometimes", "postgres:missing-slashes", "postgres://h:99999/d",
+        "postgres://h/d?schema=a&schema=b", "postgres://h/d?schema=pg_mine",
+    ])
     func aBadURLIsAUsageError(url: String) async throws {
         let result = try await Sandbox().run(["query", "--store", url])
 
         #expect(result.exitCode == 64, "\(result)")
         #expect(result.errorLines.count == 1, "\(result)")
+        #expect(result.errorOutput.hasSuffix(" (see 'poststore --help')\n"), "\(result)")
     }
 }

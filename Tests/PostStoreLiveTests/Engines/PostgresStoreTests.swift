@@ -66,6 +66,22 @@ struct PostgresStoreTests {
         try await execute("SELECT id FROM \"\(schema)\".orders")
     }
 
+    @Test func aSchemaOfManyTablesIsNamedByItsFirstFive() async throws {
+        let schema = PostgresTestURL.uniqueSchema()
+        try await execute("CREATE SCHEMA \"\(schema)\"")
+        for table in ["a", "b", "c", "d", "e", "f", "g"] {
+            try await execute("CREATE TABLE \"\(schema)\".\(table) (id int)")
+        }
+        let (store, _) = try makeStore(schema: schema)
+
+        let error = await #expect(throws: PostStoreError.self) { try await store.count() }
+
+        #expect(
+            error?.message.contains("holds other tables (a, b, c, d, e and 2 more)") == true,
+            "\(String(describing: error))"
+        )
+    }
+
     private func hasSearchIndex(schema: String) async throws -> Bool {
         try await PostgresTestServer.withConnection { connection in
             let name = PostgresNames(schema: schema).quotedSchema + "." + PostgresSearchIndex.name
