@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "PostStoreJSONFile", targets: ["PostStoreJSONFile"]),
         .library(name: "PostStoreHTTP", targets: ["PostStoreHTTP"]),
         .library(name: "PostStorePostgres", targets: ["PostStorePostgres"]),
+        // `poststore serve`: any store as a JSONPlaceholder-compatible HTTP API (Hummingbird).
+        .library(name: "PostStoreServer", targets: ["PostStoreServer"]),
         // The composition root: every engine and data service, store specs and the live graph.
         .library(name: "PostStoreLive", targets: ["PostStoreLive"]),
         .library(name: "PostStoreTesting", targets: ["PostStoreTesting"]),
@@ -40,6 +42,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // The PostgreSQL engine's client (NIO); only PostStorePostgres and its tests build it.
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // The HTTP server of `poststore serve` (NIO, as postgres-nio already builds); its default traits, which add
+        // swift-configuration and full Foundation, are off.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        // NIO's core types and ServiceLifecycle's signal handling, which Hummingbird builds anyway: named for the
+        // server module's own imports.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // gzip for the server's answers (zlib, through the library Hummingbird's own compression middleware uses).
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         // Test-only: property-based generators with shrinking for the differential tests.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // Test-only: an RFC 4180 reader independent of ours (it reads Unicode scalars) to read `--format csv` back.
@@ -70,6 +81,7 @@ let package = Package(
                 .embedInCode("0002_create_search_index.sql"),
                 .embedInCode("0003_create_sync_state.sql"),
                 .embedInCode("0004_create_settings.sql"),
+                .embedInCode("0005_add_store_revision.sql"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -87,6 +99,7 @@ let package = Package(
                 .embedInCode("0001_create_posts.sql"),
                 .embedInCode("0002_add_pg_trgm.sql"),
                 .embedInCode("0003_create_sync_state.sql"),
+                .embedInCode("0004_create_store_revision.sql"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -108,6 +121,20 @@ let package = Package(
             name: "PostStoreHTTP",
             dependencies: [
                 "PostStore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `poststore serve`: the HTTP API over any store. Only the CLI and its tests build it (and Hummingbird).
+        .target(
+            name: "PostStoreServer",
+            dependencies: [
+                "PostStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -141,6 +168,7 @@ let package = Package(
             dependencies: [
                 "PostStore",
                 "PostStoreLive",
+                "PostStoreServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -238,6 +266,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The server: its parameters and routes without a socket, then a real server on 127.0.0.1 over SQLite and
+        // the other engines, synced from by the live HTTP data service.
+        .testTarget(
+            name: "PostStoreServerTests",
+            dependencies: [
+                "PostStore",
+                "PostStoreServer",
+                "PostStoreSQLite",
+                "PostStoreJSONFile",
+                "PostStorePostgres",
+                "PostStoreHTTP",
+                "PostStoreTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -9,4 +9,5 @@ public let embeddedMigrations: [(fileName: String, bytes: [UInt8])] = [
     ("0002_create_search_index.sql", PackageResources._002_create_search_index_sql),
     ("0003_create_sync_state.sql", PackageResources._003_create_sync_state_sql),
     ("0004_create_settings.sql", PackageResources._004_create_settings_sql),
+    ("0005_add_store_revision.sql", PackageResources._005_add_store_revision_sql),
 ]

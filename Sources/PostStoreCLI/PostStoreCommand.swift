@@ -17,7 +17,10 @@ struct PostStoreCommand: AsyncParsableCommand {
             database server, 1 anything else.
             """,
         version: "0.1.0",
-        subcommands: [SyncCommand.self, QueryCommand.self, InfoCommand.self, MigrateCommand.self, CopyCommand.self]
+        subcommands: [
+            SyncCommand.self, QueryCommand.self, InfoCommand.self, MigrateCommand.self, CopyCommand.self,
+            ServeCommand.self,
+        ]
     )
 
     /// Runs the command. A usage error is one line, `poststore: …`, with a pointer to `--help` (the whole usage

@@ -23,14 +23,19 @@ struct QueryCommand: AsyncParsableCommand {
     enum Sort: String, ExpressibleByArgument, CaseIterable {
         case id
         case descendingId = "-id"
-        case title, user
+        case title
+        case descendingTitle = "-title"
+        case user
+        case descendingUser = "-user"
 
         var order: PostQuery.Sort {
             switch self {
             case .id: .idAscending
             case .descendingId: .idDescending
             case .title: .title
+            case .descendingTitle: .titleDescending
             case .user: .user
+            case .descendingUser: .userDescending
             }
         }
     }
@@ -54,7 +59,7 @@ struct QueryCommand: AsyncParsableCommand {
     )
     var search: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "id, -id, title or user.")
+    @Option(name: .long, parsing: .unconditional, help: "id, title or user; -id, -title or -user for descending.")
     var sort: Sort = .id
 
     @Option(name: .long, parsing: .unconditional, help: "At most N posts.")

@@ -41,6 +41,9 @@ public actor JSONFilePostStore: PostStoreProtocol {
         let formatVersion: Int
     }
 
+    /// The digest of the posts of the file version it was computed for (see ``revision()``).
+    private var digest: (identity: FileIdentity?, value: String)?
+
     /// Whether the file did not exist at opening and another process held the lock, so this store's first write
     /// creates it; until then a missing file reads as an empty store.
     private var awaitingCreation = false
@@ -308,6 +311,29 @@ public actor JSONFilePostStore: PostStoreProtocol {
     private static func split(_ path: String) -> (folder: String, name: String) {
         guard let (folder, name) = path.folderAndName else { return (".", path) }
         return (folder.isEmpty ? "/" : String(folder), String(name))
+    }
+}
+
+extension JSONFilePostStore: PostPageReading {
+    /// The posts' digest (``StoreContents/postsDigest``): the file keeps no count of its writes, and a digest
+    /// stays the same when a write rewrote the file with the same posts.
+    package func revision() throws -> String {
+        digest(of: try current())
+    }
+
+    package func page(_ query: PostQuery) throws -> PostPage {
+        // One read of the file for the page and its revision.
+        let contents = try current()
+        return try query.evaluatePage(over: contents.posts, revision: digest(of: contents))
+    }
+
+    /// The digest of `contents`, just read into the cache: computed once per version of the file.
+    private func digest(of contents: StoreContents) -> String {
+        let identity = cache?.identity
+        if let digest, identity != nil, digest.identity == identity { return digest.value }
+        let value = contents.postsDigest
+        digest = (identity, value)
+        return value
     }
 }
 

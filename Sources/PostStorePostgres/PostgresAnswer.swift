@@ -7,6 +7,7 @@ final class PostgresAnswer: Sendable {
     private struct State {
         var posts: [Post] = []
         var skipped = 0
+        var matched = 0
     }
 
     private let plan: PostgresQueryPlan
@@ -23,6 +24,9 @@ final class PostgresAnswer: Sendable {
     /// The posts taken so far.
     var posts: [Post] { state.withLock { $0.posts } }
 
+    /// How many rows offered so far passed the search, in the window or not.
+    var matched: Int { state.withLock { $0.matched } }
+
     /// Takes a row's post; `false` once the window is full, so that reading can stop.
     ///
     /// Without a search the statement itself applies the window, and every row is taken.
@@ -34,6 +38,7 @@ final class PostgresAnswer: Sendable {
                 return true
             }
             guard plan.search.matches(post) else { return true }
+            state.matched += 1
             if state.skipped < offset {
                 state.skipped += 1
                 return true

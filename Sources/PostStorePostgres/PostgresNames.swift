@@ -10,6 +10,8 @@ struct PostgresNames: Sendable, Hashable {
     let syncState: String
     /// `schema.poststore_migrations`.
     let migrations: String
+    /// `schema.store_revision`.
+    let storeRevision: String
 
     init(schema: String) {
         self.schema = schema
@@ -17,6 +19,7 @@ struct PostgresNames: Sendable, Hashable {
         posts = quotedSchema + ".posts"
         syncState = quotedSchema + ".sync_state"
         migrations = quotedSchema + ".poststore_migrations"
+        storeRevision = quotedSchema + ".store_revision"
     }
 
     /// An identifier in double quotes, inner quotes doubled: SQL's own escaping, which leaves no way out.

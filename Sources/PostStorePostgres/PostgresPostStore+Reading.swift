@@ -36,7 +36,7 @@ extension PostgresPostStore {
     }
 
     /// The post in a row of `id, user_id, title, body`.
-    private static func post(in row: PostgresRow) throws -> Post {
+    static func post(in row: PostgresRow) throws -> Post {
         let (id, userId, title, body) = try row.decode((Int, Int, ByteBuffer, ByteBuffer).self)
         return Post(userId: userId, id: id, title: String(buffer: title), body: String(buffer: body))
     }

@@ -18,6 +18,7 @@ extension PostgresPostStore: PostStoreProtocol {
             if keepsSearchIndex { try await PostgresSearchIndex(names: names).buildIfMissing(in: session) }
             if summary.changedAnything {
                 try await session.execute("UPDATE \(unescaped: names.syncState) SET etag = NULL WHERE etag IS NOT NULL")
+                try await countRevision(in: session)
             }
             if let source = changes.syncState?.source {
                 let storedETag = try await storedETag(for: source, in: session)
@@ -53,6 +54,7 @@ extension PostgresPostStore: PostStoreProtocol {
         try await write { session in
             try await session.execute("DELETE FROM \(unescaped: names.posts)")
             try await session.execute("DELETE FROM \(unescaped: names.syncState)")
+            try await countRevision(in: session)
         }
     }
 

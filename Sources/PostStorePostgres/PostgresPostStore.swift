@@ -57,7 +57,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
     /// The first call's check of the schema, shared by the calls that wait for it.
     private let preparation = Mutex<Task<Void, any Error>?>(nil)
     /// The turns of this instance's writes.
-    private let writeTurns = PostgresWriteTurns()
+    private let writeTurns = WriteTurns()
 
     /// A store on a client the app runs.
     ///
@@ -172,7 +172,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
     }
 
     /// Runs a write in one transaction that holds the store's write lock: the table lock that serializes writers
-    /// of this store and lets readers be, taken after this instance's earlier writes (``PostgresWriteTurns``). A
+    /// of this store and lets readers be, taken after this instance's earlier writes (`WriteTurns`). A
     /// write is always replayable: a stream makes a new reader per attempt.
     func write<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
         try await prepared()

@@ -15,10 +15,13 @@ struct PostgresQueryPlan {
     /// Whether rows are checked against ``search`` and windowed here.
     let checksInSwift: Bool
 
-    init(_ query: PostQuery, posts: String) {
+    /// Plans a query, or with `counting` the count of its matches (one row, one column) when there is no search to
+    /// check here.
+    init(_ query: PostQuery, posts: String, counting: Bool = false) {
         search = TextSearch(query.search)
         checksInSwift = !search.isEmpty
-        var sql = "SELECT id, user_id, title, body FROM \(posts) WHERE true"
+        var sql =
+            "SELECT \(counting && !checksInSwift ? "count(*)" : "id, user_id, title, body") FROM \(posts) WHERE true"
         var binds = PostgresBindings()
         func bind(_ value: some PostgresNonThrowingEncodable) -> String {
             binds.append(value)
@@ -31,12 +34,18 @@ struct PostgresQueryPlan {
             let pattern = Self.likeEscaped(term)
             if !pattern.isEmpty { sql += " AND search_text LIKE \(bind("%" + pattern + "%"))" }
         }
+        if counting && !checksInSwift {
+            statement = PostgresQuery(unsafeSQL: sql, binds: binds)
+            return
+        }
         switch query.sort {
         case .idAscending: sql += " ORDER BY id"
         case .idDescending: sql += " ORDER BY id DESC"
         // bytea compares bytes: UTF-8's code-point order, whatever the database's collation.
         case .title: sql += " ORDER BY title, id"
+        case .titleDescending: sql += " ORDER BY title DESC, id"
         case .user: sql += " ORDER BY user_id, id"
+        case .userDescending: sql += " ORDER BY user_id DESC, id"
         }
         if !checksInSwift {
             if let limit = query.limit { sql += " LIMIT \(bind(limit))" }

@@ -33,7 +33,7 @@ extension SQLitePostStore {
         }
     }
 
-    private func run(_ plan: SQLiteQueryPlan) throws(SQLiteError) -> [Post] {
+    func run(_ plan: SQLiteQueryPlan) throws(SQLiteError) -> [Post] {
         try connection.withStatement(plan.sql) { statement throws(SQLiteError) in
             for (offset, value) in plan.arguments.enumerated() {
                 try value.bind(to: statement, at: Int32(offset + 1))

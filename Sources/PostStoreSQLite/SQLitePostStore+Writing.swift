@@ -21,6 +21,7 @@ extension SQLitePostStore {
             let summary = try perform(changes, streaming: &reader, writing: true)
             if summary.changedAnything {
                 try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
+                try countRevision()
             }
             if let state = try changes.syncState(
                 after: summary,
@@ -61,6 +62,7 @@ extension SQLitePostStore {
                 """
             )
             try searchIndex.removeAll()
+            try countRevision()
         }
     }
 

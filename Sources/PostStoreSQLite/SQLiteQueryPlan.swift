@@ -15,12 +15,13 @@ struct SQLiteQueryPlan {
     /// The values for its parameters, in order.
     let arguments: [any SQLiteBindable]
 
-    /// Plans a query.
+    /// Plans a query, or the count of its matches.
     ///
     /// - Parameters:
     ///   - query: The query.
     ///   - usingSearchIndex: Whether the search index is current and may narrow the candidates.
-    init(_ query: PostQuery, usingSearchIndex: Bool) {
+    ///   - counting: Whether the statement counts every match (one row, one column) instead of returning the window.
+    init(_ query: PostQuery, usingSearchIndex: Bool, counting: Bool = false) {
         var conditions: [String] = []
         var arguments: [any SQLiteBindable] = []
         let terms = TextSearch(query.search).terms
@@ -49,10 +50,17 @@ struct SQLiteQueryPlan {
             case .idAscending: id
             case .idDescending: "\(id) DESC"
             case .title: "posts.title, posts.id"
+            case .titleDescending: "posts.title DESC, posts.id"
             case .user: "posts.user_id, posts.id"
+            case .userDescending: "posts.user_id DESC, posts.id"
             }
         let source = match == nil ? "posts" : "posts_search JOIN posts ON posts.id = posts_search.rowid"
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        if counting {
+            sql = "SELECT count(*) FROM \(source)\(filter)"
+            self.arguments = arguments
+            return
+        }
         sql = """
             SELECT posts.id, posts.user_id, posts.title, posts.body FROM \(source)\(filter) \
             ORDER BY \(order) LIMIT ? OFFSET ?

@@ -8,7 +8,7 @@ import Testing
     static let posts = SamplePosts.make(count: 25)
 
     @Test(arguments: [
-        ("sqlite:posts.sqlite", "sqlite", "posts.sqlite", 4), ("json:posts.json", "json", "posts.json", 1),
+        ("sqlite:posts.sqlite", "sqlite", "posts.sqlite", 5), ("json:posts.json", "json", "posts.json", 1),
     ])
     func textDescribesTheStore(store: String, engine: String, location: String, version: Int) async throws {
         let sandbox = try Sandbox()
@@ -50,7 +50,7 @@ import Testing
         #expect(result.output.contains(#"in\r\n\u{1B}[31m.json"#), "\(result)")
     }
 
-    @Test(arguments: [("sqlite:posts.sqlite", "sqlite", 4), ("json:posts.json", "json", 1)])
+    @Test(arguments: [("sqlite:posts.sqlite", "sqlite", 5), ("json:posts.json", "json", 1)])
     func jsonHasEveryKey(store: String, engine: String, version: Int) async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(Self.posts, into: store)

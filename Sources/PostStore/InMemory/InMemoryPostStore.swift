@@ -11,6 +11,10 @@
 /// ```
 public actor InMemoryPostStore: PostStoreProtocol {
     private var contents = StoreContents()
+    /// Counts the writes that changed posts; with ``instance``, this store's revision.
+    private var changes = 0
+    /// Tells this store's revisions from another's (the counts of two stores meet).
+    private let instance = StableHasher.random()
 
     /// Creates a store holding the given posts.
     ///
@@ -23,7 +27,9 @@ public actor InMemoryPostStore: PostStoreProtocol {
 
     @discardableResult
     public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
-        try contents.apply(changes)
+        let summary = try contents.apply(changes)
+        if summary.changedAnything { self.changes += 1 }
+        return summary
     }
 
     public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
@@ -44,6 +50,7 @@ public actor InMemoryPostStore: PostStoreProtocol {
     }
 
     public func removeAll() {
+        if !contents.posts.isEmpty { changes += 1 }
         contents = StoreContents()
     }
 
@@ -53,6 +60,16 @@ public actor InMemoryPostStore: PostStoreProtocol {
 
     public func syncStates() -> [SyncState] {
         contents.orderedSyncStates
+    }
+}
+
+extension InMemoryPostStore: PostPageReading {
+    package func revision() -> String {
+        "\(instance)-\(changes)"
+    }
+
+    package func page(_ query: PostQuery) throws -> PostPage {
+        try query.evaluatePage(over: contents.posts, revision: revision())
     }
 }
 

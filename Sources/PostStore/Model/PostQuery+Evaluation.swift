@@ -23,6 +23,29 @@ extension PostQuery {
     /// - Parameter posts: Every post of a store, keyed by id.
     /// - Returns: The matching posts, sorted and windowed.
     package func evaluate(over posts: [Int: Post]) throws(PostStoreError) -> [Post] {
+        window(of: try matches(in: posts))
+    }
+
+    /// Answers the query over posts held in memory, with how many posts it selects without its window.
+    ///
+    /// - Parameters:
+    ///   - posts: Every post of a store, keyed by id.
+    ///   - revision: The store's revision, passed through to the page.
+    /// - Returns: The page.
+    package func evaluatePage(over posts: [Int: Post], revision: String?) throws(PostStoreError) -> PostPage {
+        let matches = try matches(in: posts)
+        return PostPage(posts: window(of: matches), total: matches.count, revision: revision)
+    }
+
+    /// The window of sorted matches that `offset` and `limit` select.
+    package func window(of matches: [Post]) -> [Post] {
+        guard offset < matches.count else { return [] }
+        let end = limit.map { min(matches.count, offset + min($0, matches.count)) } ?? matches.count
+        return Array(matches[offset..<end])
+    }
+
+    /// Every post that passes the filters and the search, sorted; the window not applied.
+    private func matches(in posts: [Int: Post]) throws(PostStoreError) -> [Post] {
         try validate()
         let search = TextSearch(self.search)
         var matches: [Post]
@@ -32,9 +55,7 @@ extension PostQuery {
             matches = posts.values.filter { admits($0, search: search) }
         }
         matches.sort(by: sort.areInIncreasingOrder)
-        guard offset < matches.count else { return [] }
-        let end = limit.map { min(matches.count, offset + min($0, matches.count)) } ?? matches.count
-        return Array(matches[offset..<end])
+        return matches
     }
 }
 
@@ -49,8 +70,13 @@ extension PostQuery.Sort {
         case .title:
             if lhs.title.utf8.elementsEqual(rhs.title.utf8) { return lhs.id < rhs.id }
             return lhs.title.utf8.lexicographicallyPrecedes(rhs.title.utf8)
+        case .titleDescending:
+            if lhs.title.utf8.elementsEqual(rhs.title.utf8) { return lhs.id < rhs.id }
+            return rhs.title.utf8.lexicographicallyPrecedes(lhs.title.utf8)
         case .user:
             return (lhs.userId, lhs.id) < (rhs.userId, rhs.id)
+        case .userDescending:
+            return lhs.userId == rhs.userId ? lhs.id < rhs.id : lhs.userId > rhs.userId
         }
     }
 }

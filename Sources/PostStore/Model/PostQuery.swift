@@ -28,8 +28,12 @@ public struct PostQuery: Sendable, Hashable {
         case idDescending
         /// By title in Unicode code point order (byte order of UTF-8, as SQLite's `BINARY` collation), then by id.
         case title
+        /// By title, largest first (the reverse of ``title``), then by id, smallest first.
+        case titleDescending
         /// By user id, then by id.
         case user
+        /// By user id, largest first, then by id, smallest first.
+        case userDescending
     }
 
     /// Keep only posts with these ids; `nil` keeps every id.

@@ -70,6 +70,20 @@ package struct StoreContents: Sendable, Equatable {
         try query.evaluate(over: posts)
     }
 
+    /// A digest of the posts, the same for the same posts in any process: the revision of a store that keeps no
+    /// count of its writes (see ``PostPageReading/revision()``).
+    package var postsDigest: String {
+        var hasher = StableHasher()
+        for id in posts.keys.sorted() {
+            let post = posts[id]!
+            hasher.combine(post.id)
+            hasher.combine(post.userId)
+            hasher.combine(post.title)
+            hasher.combine(post.body)
+        }
+        return "c" + hasher.hexadecimal
+    }
+
     /// Every sync state, the most recent first.
     package var orderedSyncStates: [SyncState] {
         Array(syncStates.values).sortedMostRecentFirst()

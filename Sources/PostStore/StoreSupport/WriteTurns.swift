@@ -1,12 +1,13 @@
 import Synchronization
 
-/// Gives the writes of one store instance their turns, first come first served, before they take the server's lock.
+/// Gives writes their turns, first come first served: an asynchronous lock, held across suspensions (an actor is
+/// not: it lets another call in at each `await`).
 ///
-/// Writers of a store take turns through a table lock on the server, each waiting at most the lock timeout; without
-/// turns here, the writes of one busy instance would wait for each other on the server and spend that timeout,
-/// which is for other processes' writes (the other engines serialize an instance's calls in the process too). A
-/// write whose task is cancelled while it waits for its turn stops waiting with `CancellationError`.
-final class PostgresWriteTurns: Sendable {
+/// `PostgresPostStore` orders the writes of one instance with it before they take the server's table lock (each
+/// waiting there at most the lock timeout, which is for other processes' writes); `poststore serve` orders its
+/// writes that read before they write (a `POST` choosing a new id). A write whose task is cancelled while it waits
+/// for its turn stops waiting with `CancellationError`.
+package final class WriteTurns: Sendable {
     private struct State {
         var isTaken = false
         var waiting: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
@@ -15,10 +16,13 @@ final class PostgresWriteTurns: Sendable {
 
     private let state = Mutex(State())
 
+    /// No turn taken.
+    package init() {}
+
     /// Waits for the turn; the caller gives it back with ``give()``.
     ///
     /// - Throws: `CancellationError` when the task is cancelled before its turn comes.
-    func take() async throws {
+    package func take() async throws {
         let id: Int? = state.withLock { state in
             guard state.isTaken else {
                 state.isTaken = true
@@ -46,7 +50,7 @@ final class PostgresWriteTurns: Sendable {
     }
 
     /// Gives the turn to the next waiting write, if any.
-    func give() {
+    package func give() {
         let next = state.withLock { state in
             guard !state.waiting.isEmpty else {
                 state.isTaken = false
@@ -55,5 +59,14 @@ final class PostgresWriteTurns: Sendable {
             return state.waiting.removeFirst().continuation
         }
         next?.resume()
+    }
+
+    /// Runs `body` in a turn of its own.
+    ///
+    /// - Throws: What `body` throws, or `CancellationError` when the task is cancelled before its turn comes.
+    package func inTurn<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        try await take()
+        defer { give() }
+        return try await body()
     }
 }

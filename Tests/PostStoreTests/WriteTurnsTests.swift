@@ -1,12 +1,12 @@
 import Synchronization
 import Testing
 
-@testable import PostStorePostgres
+@testable import PostStore
 
-/// One instance's writes take turns before the server's lock (no server needed).
-@Suite struct PostgresWriteTurnsTests {
+/// Writes take their turns one at a time, first come first served; a cancelled waiter stops waiting.
+@Suite struct WriteTurnsTests {
     @Test func oneWriteAtATime() async throws {
-        let turns = PostgresWriteTurns()
+        let turns = WriteTurns()
         let inside = Inside()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aWriteCancelledWhileWaitingForItsTurnStopsWaitingAndTheTurnPassesOn() async throws {
-        let turns = PostgresWriteTurns()
+        let turns = WriteTurns()
         try await turns.take()
         let waiting = Task { try await turns.take() }
         try await Task.sleep(for: .milliseconds(50))

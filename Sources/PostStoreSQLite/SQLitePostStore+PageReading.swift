@@ -1,0 +1,52 @@
+package import PostStore
+
+extension SQLitePostStore: PostPageReading {
+    /// `store_id` and `revision` of `poststore_settings` (migration 0005): one row read, no post.
+    package func revision() throws -> String {
+        try read { try storedRevision() }
+    }
+
+    /// The revision, the count of the query's matches and its window from one read transaction.
+    package func page(_ query: PostQuery) throws -> PostPage {
+        try query.validate()
+        let searches = keepsSearchIndex && SQLiteSearchIndex.matchExpression(for: TextSearch(query.search).terms) != nil
+        return try read {
+            do {
+                return try connection.readTransaction {
+                    try page(query, usingSearchIndex: searches && searchIndex.isCurrent())
+                }
+            } catch let error as SQLiteError where searches && error.isCorruptVirtualTable {
+                // As `query`: the posts alone still give the right answer.
+                return try connection.readTransaction { try page(query, usingSearchIndex: false) }
+            }
+        }
+    }
+
+    private func page(_ query: PostQuery, usingSearchIndex: Bool) throws(SQLiteError) -> PostPage {
+        let counting = SQLiteQueryPlan(query, usingSearchIndex: usingSearchIndex, counting: true)
+        let total = try connection.withStatement(counting.sql) { statement throws(SQLiteError) in
+            for (offset, value) in counting.arguments.enumerated() {
+                try value.bind(to: statement, at: Int32(offset + 1))
+            }
+            _ = try statement.step()
+            return statement.int(at: 0)
+        }
+        let posts = try run(SQLiteQueryPlan(query, usingSearchIndex: usingSearchIndex))
+        return PostPage(posts: posts, total: total, revision: try storedRevision())
+    }
+
+    /// Counts a write that changed posts, inside its transaction.
+    func countRevision() throws(SQLiteError) {
+        try connection.execute(
+            "UPDATE poststore_settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision'"
+        )
+    }
+
+    private func storedRevision() throws(SQLiteError) -> String {
+        try connection.withStatement(
+            "SELECT key, value FROM poststore_settings WHERE key IN ('store_id', 'revision') ORDER BY key DESC"
+        ) { statement throws(SQLiteError) in
+            try statement.rows { $0.text(at: 1) }.joined(separator: "-")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import HTTPTypes
+import PostStore
+
+/// The `ETag` of a `GET` answer and the `If-None-Match` rule.
+///
+/// A strong tag: the store's revision (``PostPageReading/revision()``), which changes with every write that
+/// changes a post, then a hash of what the request selects (its origin, path and query) and `-gzip` for a
+/// compressed body (RFC 9110 wants a tag per representation). The revision alone decides a `304`, so it is answered
+/// without reading a post. A store that keeps no revision gets a hash of the body instead.
+enum EntityTag {
+    /// The tag of an answer.
+    ///
+    /// - Parameters:
+    ///   - version: The store's revision, or a hash of the body when the store keeps none.
+    ///   - request: The request answered.
+    static func tag(version: String, request: APIRequest) -> String {
+        "\"\(version)-\(selection(of: request))\""
+    }
+
+    /// The tag of a compressed body whose identity tag is `tag`.
+    static func compressed(_ tag: String) -> String {
+        String(tag.dropLast()) + "-gzip\""
+    }
+
+    /// A hash of the body, as the version of a store that keeps no revision.
+    static func version(ofBody body: [UInt8]) -> String {
+        var hasher = StableHasher()
+        hasher.combine(bytes: body)
+        return "b" + hasher.hexadecimal
+    }
+
+    /// Whether the request's `If-None-Match` names `tag` (or its compressed form), or is `*`: weak comparison, as
+    /// RFC 9110 says for this header (a `W/` prefix is ignored).
+    static func isMatched(by request: APIRequest, tag: String) -> Bool {
+        let candidates = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
+        let gzipTag = compressed(tag)
+        return candidates.contains { candidate in
+            var candidate = candidate.trimmingWhitespace()
+            if candidate == "*" { return true }
+            if candidate.hasPrefix("W/") { candidate = candidate.dropFirst(2) }
+            return candidate == tag || candidate == gzipTag
+        }
+    }
+
+    private static func selection(of request: APIRequest) -> String {
+        var hasher = StableHasher()
+        hasher.combine(request.origin)
+        hasher.combine(request.target)
+        return hasher.hexadecimal
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return self[first...last]
+    }
+}

@@ -1,0 +1,149 @@
+import PostStore
+
+/// A `GET /posts` (or `/users/:id/posts`) request's parameters, json-server's conventions, as a ``PostQuery``.
+///
+/// - `id=` and `userId=` repeat: OR within a field, AND across fields (the nested route's user too).
+/// - `q=` searches as the store does (``TextSearch``).
+/// - `_sort=id|userId|title`, `-field` or `_order=desc` for descending; ties by id ascending.
+/// - Windows: `_page` (from 1) with `_limit` (10 by default), or `_start` with `_end` or `_limit`.
+/// - `_` (a cache buster jQuery adds) is ignored; any other parameter, and every bad value, is a 400.
+struct PostListRequest: Sendable, Equatable {
+    /// The query the store answers, its window included.
+    var query: PostQuery
+    /// The page number when the request pages with `_page`: the `Link` header's subject.
+    var page: Int?
+    /// Whether the request asks for a window (`_page`, `_limit` or `_end`): json-server then sends
+    /// `X-Total-Count`.
+    var isWindowed: Bool
+
+    /// The parameters a list takes.
+    static let parameterNames = ["id", "userId", "q", "_sort", "_order", "_page", "_limit", "_start", "_end"]
+
+    /// Reads a list request's parameters.
+    ///
+    /// - Parameters:
+    ///   - parameters: The query's parameters.
+    ///   - userOfPath: The user of `/users/:id/posts`, `nil` for `/posts`.
+    ///   - maximumLimit: The largest window `_limit`, `_end` minus `_start`, may ask for.
+    /// - Throws: ``APIError`` (400) naming the parameter and what it takes.
+    init(_ parameters: QueryParameters, userOfPath: Int?, maximumLimit: Int) throws(APIError) {
+        for name in parameters.names where name != "_" && !Self.parameterNames.contains(name) {
+            throw .badRequest(Self.unknown(name))
+        }
+        query = PostQuery()
+        let ids = try parameters.values("id").map { value throws(APIError) in try Self.integer(value, "id") }
+        if !ids.isEmpty { query.ids = Set(ids) }
+        var users = try parameters.values("userId").map { value throws(APIError) in try Self.integer(value, "userId") }
+        if let userOfPath { users = users.isEmpty || users.contains(userOfPath) ? [userOfPath] : [] }
+        if !users.isEmpty || userOfPath != nil { query.userIds = Set(users) }
+        query.search = try parameters.value("q") ?? ""
+        query.sort = try Self.sort(field: parameters.value("_sort"), order: parameters.value("_order"))
+
+        let page = try parameters.value("_page").map { value throws(APIError) in
+            try Self.integer(value, "_page", from: 1)
+        }
+        let limit = try parameters.value("_limit").map { value throws(APIError) in
+            try Self.integer(value, "_limit", from: page == nil ? 0 : 1, to: maximumLimit)
+        }
+        let start = try parameters.value("_start").map { value throws(APIError) in
+            try Self.integer(value, "_start", from: 0)
+        }
+        let end = try parameters.value("_end").map { value throws(APIError) in try Self.integer(value, "_end", from: 0)
+        }
+        self.page = page
+        isWindowed = page != nil || limit != nil || end != nil
+        if let page {
+            guard start == nil, end == nil else {
+                throw .badRequest(
+                    "_page does not combine with _start or _end; use _page with _limit, or _start with _end."
+                )
+            }
+            let size = limit ?? 10
+            let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: size)
+            guard !overflow else { throw .badRequest("_page \(page) of \(size) posts is past any store's end.") }
+            query.limit = size
+            query.offset = offset
+        } else if let end {
+            guard limit == nil else { throw .badRequest("Give _end or _limit with _start, not both.") }
+            let start = start ?? 0
+            let size = max(0, end - start)
+            guard size <= maximumLimit else {
+                throw .badRequest(
+                    "_start \(start) to _end \(end) asks for \(size) posts; at most \(maximumLimit) at once."
+                )
+            }
+            query.offset = start
+            query.limit = size
+        } else {
+            query.offset = start ?? 0
+            query.limit = limit
+        }
+    }
+
+    private static func unknown(_ name: String) -> String {
+        let operators = ["_gte", "_lte", "_ne", "_like"]
+        if let suffix = operators.first(where: { name.hasSuffix($0) }) {
+            return
+                "The parameter \(name): json-server's \(suffix) filters are not supported; filter with id=, userId= and q=."
+        }
+        if name == "_embed" || name == "_expand" {
+            return "The parameter \(name) is not supported: this API serves posts alone."
+        }
+        if name == "title" || name == "body" {
+            return "The parameter \(name) is not supported; search titles and bodies with q=."
+        }
+        return "Unknown parameter \(name); a list takes id, userId, q, _sort, _order, _page, _limit, _start and _end."
+    }
+
+    /// A whole number in a range, or a 400 naming the parameter.
+    static func integer(
+        _ text: String,
+        _ name: String,
+        from low: Int = .min,
+        to high: Int = .max
+    ) throws(APIError)
+        -> Int
+    {
+        guard let value = Int(text) else {
+            throw .badRequest("The parameter \(name) must be a whole number (got \"\(text)\").")
+        }
+        guard value >= low, value <= high else {
+            let range = high == .max ? "\(low) or more" : "from \(low) to \(high)"
+            throw .badRequest("The parameter \(name) must be \(range) (got \(value)).")
+        }
+        return value
+    }
+
+    private static func sort(field: String?, order: String?) throws(APIError) -> PostQuery.Sort {
+        var name = field ?? "id"
+        var descending = false
+        if name.hasPrefix("-") {
+            name.removeFirst()
+            descending = true
+        }
+        if let order {
+            switch order.lowercased() {
+            case "asc":
+                guard !descending else {
+                    throw .badRequest(
+                        "_sort=\(field ?? "") is descending but _order=\(order) says ascending; give one."
+                    )
+                }
+            case "desc": descending = true
+            default: throw .badRequest("The parameter _order must be asc or desc (got \"\(order)\").")
+            }
+        }
+        switch (name, descending) {
+        case ("id", false): return .idAscending
+        case ("id", true): return .idDescending
+        case ("userId", false): return .user
+        case ("userId", true): return .userDescending
+        case ("title", false): return .title
+        case ("title", true): return .titleDescending
+        default:
+            throw .badRequest(
+                "The parameter _sort must be id, userId or title, with - before it for descending (got \"\(field ?? "")\")."
+            )
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Hummingbird
+import HummingbirdCore
+public import Logging
+import NIOCore
+public import PostStore
+import ServiceLifecycle
+
+/// Serves a store over HTTP as JSONPlaceholder's `/posts` API, with json-server's query conventions: what
+/// `poststore serve` runs.
+///
+/// Any engine can be served, and the store may change under a running server (a sync in another process): each
+/// answer comes from one state of the store, and its `ETag` changes with the posts, so a conditional `GET` is a
+/// `304` until they change. See the guide's "Serving a Store" article for the routes, parameters and limits.
+///
+/// For example, in a test that needs a fake API with real data:
+///
+/// ```swift
+/// let server = PostServer(store: InMemoryPostStore(posts: posts), configuration: .init(port: 0, accessLog: nil))
+/// try await server.run { host, port in
+///     print("listening on http://\(host):\(port)/posts")
+/// }
+/// ```
+public struct PostServer: Sendable {
+    /// The store served.
+    public let store: any PostStoreProtocol
+    /// How the server listens and what it bounds.
+    public let configuration: PostServerConfiguration
+    private let logger: Logger
+
+    /// Creates a server; nothing listens until ``run(onListening:)``.
+    ///
+    /// - Parameters:
+    ///   - store: The store to serve.
+    ///   - configuration: How to listen and what to allow.
+    ///   - logger: Where the server's own events go (not the access log, which goes to standard error); by default
+    ///     nowhere.
+    public init(
+        store: any PostStoreProtocol,
+        configuration: PostServerConfiguration = PostServerConfiguration(),
+        logger: Logger = Logger(label: "poststore.server", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Listens and serves until SIGINT or SIGTERM, or until the task is cancelled.
+    ///
+    /// A signal stops accepting connections, lets the requests in flight finish for up to the shutdown timeout,
+    /// then returns; a cancelled task stops at once.
+    ///
+    /// - Parameter onListening: Called once the socket listens, with its address and port (the one chosen when the
+    ///   configuration's port is 0).
+    /// - Throws: ``PostStoreError/Code/invalidArgument`` for a bad configuration, or when the address cannot be
+    ///   listened on (in use, not this machine's).
+    public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
+        try await run(stoppingOnSignals: true, onListening: onListening)
+    }
+
+    /// ``run(onListening:)``, stopped by SIGINT and SIGTERM or by cancellation alone: in a test process, whose
+    /// signals are not the server's to take.
+    package func run(
+        stoppingOnSignals: Bool,
+        onListening: @escaping @Sendable (String, Int) async -> Void
+    ) async throws {
+        try configuration.validate()
+        let configuration = configuration
+        let responder = PostServerResponder(
+            api: PostAPI(
+                store: store,
+                allowsWrites: configuration.allowsWrites,
+                maximumLimit: configuration.maximumLimit
+            ),
+            configuration: configuration,
+            accessLog: configuration.accessLog.map(AccessLog.init),
+            defaultOrigin: "http://\(configuration.host):\(configuration.port)"
+        )
+        let application = Application(
+            responder: responder,
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    idleTimeout: TimeAmount(configuration.idleTimeout),
+                    httpDecoderConfiguration: HTTP1Channel.Configuration.DecoderConfiguration(
+                        maxHeaderFieldSize: configuration.maximumHeaderBytes,
+                        maxHeaderListSize: configuration.maximumHeaderBytes
+                    )
+                )
+            ),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)
+            ),
+            onServerRunning: { channel in
+                await onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
+            },
+            logger: logger
+        )
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: application)],
+            gracefulShutdownSignals: stoppingOnSignals ? [.sigterm, .sigint] : [],
+            logger: logger
+        )
+        group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch let error as IOError {
+            throw PostStoreError(
+                .invalidArgument,
+                "Cannot listen on \(configuration.host):\(configuration.port): \(error.description).",
+                cause: error
+            )
+        }
+    }
+}
+
+extension TimeAmount {
+    /// A duration, to the nanosecond.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

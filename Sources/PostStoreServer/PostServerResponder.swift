@@ -1,0 +1,144 @@
+import CompressNIO
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Carries ``PostAPI`` over Hummingbird: collects the body within its limit, bounds the store's time, adds CORS and
+/// gzip, answers `HEAD` without a body, and logs each request.
+struct PostServerResponder: HTTPResponder {
+    typealias Context = PostServerRequestContext
+
+    let api: PostAPI
+    let configuration: PostServerConfiguration
+    let accessLog: AccessLog?
+    /// `http://HOST:PORT` of the listening socket, for a request without a `Host` header.
+    let defaultOrigin: String
+
+    /// Bodies shorter than this are sent as they are: gzip would save little and cost a deflate.
+    static let compressionThreshold = 1024
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        var request = request
+        var answer: APIResponse
+        do {
+            let body = try await collectBody(of: &request)
+            let apiRequest = APIRequest(
+                method: request.method,
+                path: request.uri.path,
+                query: request.uri.query,
+                headers: request.headers,
+                body: body,
+                origin: request.head.authority.map { "http://\($0)" } ?? defaultOrigin
+            )
+            answer = try await withinRequestTimeout { await api.respond(to: apiRequest) }
+        } catch let error as APIError {
+            answer = error.response
+        }
+        addCORS(to: &answer, request)
+        var body = answer.body
+        if answer.status.code == 200, body.count >= Self.compressionThreshold, acceptsGzip(request) {
+            body = try gzip(body)
+            answer.headers[.contentEncoding] = "gzip"
+            if let tag = answer.headers[.eTag] { answer.headers[.eTag] = EntityTag.compressed(tag) }
+        }
+        if request.method == .get || request.method == .head { answer.headers[.vary] = "Accept-Encoding" }
+        let response: Response
+        if request.method == .head {
+            answer.headers[.contentLength] = String(body.count)
+            response = Response(status: answer.status, headers: answer.headers)
+        } else {
+            response = Response(
+                status: answer.status,
+                headers: answer.headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+            )
+        }
+        accessLog?.record(
+            AccessLog.Entry(
+                time: Date(),
+                remote: context.remote,
+                method: request.method.rawValue,
+                target: request.uri.string,
+                status: answer.status.code,
+                bytes: request.method == .head ? 0 : body.count,
+                duration: ContinuousClock.now - started
+            )
+        )
+        return response
+    }
+
+    /// The request's body, refused with a 413 when it is longer than the limit (by its `Content-Length` before a
+    /// byte is read).
+    private func collectBody(of request: inout Request) async throws -> [UInt8] {
+        let limit = configuration.maximumBodyBytes
+        let tooLarge = APIError(.contentTooLarge, "The body is larger than the limit of \(limit) bytes.")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        do {
+            return Array(buffer: try await request.collectBody(upTo: limit))
+        } catch is NIOTooManyBytesError {
+            throw tooLarge
+        }
+    }
+
+    /// The API's answer, or a 503 when the store takes longer than the request timeout.
+    private func withinRequestTimeout(_ body: @escaping @Sendable () async -> APIResponse) async throws -> APIResponse {
+        let timeout = configuration.requestTimeout
+        return try await withThrowingTaskGroup(of: APIResponse.self) { group in
+            group.addTask { await body() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return APIError(.serviceUnavailable, "The store did not answer within \(timeout); try again.").response
+            }
+            let first = try await group.next()!
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private func addCORS(to answer: inout APIResponse, _ request: Request) {
+        let origin: String
+        switch configuration.cors {
+        case .off: return
+        case .anyOrigin: origin = "*"
+        case .origin(let allowed): origin = allowed
+        }
+        answer.headers[.accessControlAllowOrigin] = origin
+        if origin != "*" { answer.headers[.vary] = "Origin" }
+        answer.headers[.accessControlExposeHeaders] = "X-Total-Count, Link, ETag, Location"
+        if request.method == .options {
+            answer.headers[.accessControlAllowMethods] = answer.headers[.allow]
+            answer.headers[.accessControlAllowHeaders] =
+                request.headers[.accessControlRequestHeaders] ?? "Content-Type, If-None-Match"
+            answer.headers[.accessControlMaxAge] = "600"
+        }
+    }
+
+    /// Whether `Accept-Encoding` lists gzip (or `*`) with a weight above 0.
+    private func acceptsGzip(_ request: Request) -> Bool {
+        request.headers[values: .acceptEncoding].flatMap { $0.split(separator: ",") }.contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingWhitespace() }
+            guard let coding = parts.first?.lowercased(), coding == "gzip" || coding == "*" else { return false }
+            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return weight > 0
+        }
+    }
+
+    private func gzip(_ body: [UInt8]) throws -> [UInt8] {
+        var buffer = ByteBuffer(bytes: body)
+        return Array(buffer: try buffer.compress(with: .gzip()))
+    }
+}
+
+/// The request context: Hummingbird's basics and the client's address for the access log.
+struct PostServerRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The client's address, `-` when the socket has none.
+    let remote: String
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        remote = source.channel.remoteAddress?.ipAddress ?? "-"
+    }
+}

@@ -1,0 +1,75 @@
+/// The parameters of a request's query, decoded as forms and json-server decode them (`+` is a space, `%XX` a
+/// byte, the bytes UTF-8), in their order, repeats kept.
+struct QueryParameters: Sendable {
+    /// Each parameter's name and value, in the query's order.
+    private(set) var pairs: [(name: String, value: String)] = []
+
+    /// Decodes a query.
+    ///
+    /// - Parameter query: The query as sent, without the `?`; `nil` or empty has no parameters.
+    /// - Throws: ``APIError`` (400) for a bad `%` escape or bytes that are not UTF-8.
+    init(_ query: String?) throws(APIError) {
+        guard let query, !query.isEmpty else { return }
+        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let (name, value) =
+                part.firstIndex(of: "=").map { (part[..<$0], part[part.index(after: $0)...]) } ?? (part, "")
+            pairs.append((try Self.decoded(name), try Self.decoded(value)))
+        }
+    }
+
+    /// Every value of `name`, in order.
+    func values(_ name: String) -> [String] {
+        pairs.filter { $0.name == name }.map(\.value)
+    }
+
+    /// The one value of `name`, or `nil` when it is absent.
+    ///
+    /// - Throws: ``APIError`` (400) when it is given twice: which one counts would be a guess.
+    func value(_ name: String) throws(APIError) -> String? {
+        let values = values(name)
+        guard values.count <= 1 else {
+            throw .badRequest("The parameter \(name) is given \(values.count) times; give it once.")
+        }
+        return values.first
+    }
+
+    /// The names given, each once, in the order they first appear.
+    var names: [String] {
+        var seen = Set<String>()
+        return pairs.map(\.name).filter { seen.insert($0).inserted }
+    }
+
+    private static func decoded(_ text: Substring) throws(APIError) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    throw .badRequest(
+                        "The query has a bad escape in \"\(text)\": % must be followed by two hex digits."
+                    )
+                }
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw .badRequest("The query's \"\(text)\" is not UTF-8 once decoded.")
+        }
+        return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

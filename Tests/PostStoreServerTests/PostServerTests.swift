@@ -1,0 +1,204 @@
+import Foundation
+import PostStore
+import PostStoreHTTP
+import PostStoreSQLite
+import PostStoreTestSupport
+import Testing
+
+@testable import PostStoreServer
+
+/// A real server on 127.0.0.1 over each engine: the bytes on the wire, conditional requests, compression, the
+/// sync chain, a store changing under load, and the limits.
+@Suite struct PostServerTests {
+    private static let posts = (1...120).map {
+        Post(userId: ($0 - 1) / 10 + 1, id: $0, title: "title \($0) é", body: "line one\nline \"two\" \($0)")
+    }
+
+    @Test(arguments: ServedEngine.available)
+    func everyEngineServesTheSameBytes(engine: ServedEngine) async throws {
+        let folder = try TemporaryDirectory()
+        let store = try await engine.makeStore(in: folder)
+        try await store.upsert(Self.posts)
+        try await RunningServer.with(store) { client in
+            let list = try await client.send("GET", "/posts?userId=3&_sort=-title&_page=1&_limit=4")
+            #expect(list.status == 200 && list.header("x-total-count") == "10", "\(list)")
+            let expected = Self.posts.filter { $0.userId == 3 }.sorted {
+                $0.title.utf8.lexicographicallyPrecedes($1.title.utf8)
+            }
+            .reversed().prefix(4)
+            #expect(list.body == Data(PostAPI.json(Array(expected))))
+            #expect(
+                list.header("link")?.contains(
+                    "<http://127.0.0.1:\(client.port)/posts?userId=3&_sort=-title&_page=3&_limit=4>; rel=\"last\""
+                ) == true
+            )
+            #expect(list.header("content-type") == "application/json; charset=utf-8")
+            #expect(list.header("access-control-allow-origin") == "*")
+
+            let head = try await client.send("HEAD", "/posts/5")
+            let get = try await client.send("GET", "/posts/5")
+            #expect(head.status == 200 && head.body.isEmpty && head.header("content-length") == String(get.body.count))
+            #expect(head.header("etag") == get.header("etag") && get.body == Data(PostAPI.json(Self.posts[4])))
+
+            let tag = try #require(get.header("etag"))
+            let notModified = try await client.send("GET", "/posts/5", headers: ["If-None-Match": tag])
+            #expect(notModified.status == 304 && notModified.body.isEmpty && notModified.header("etag") == tag)
+
+            let zipped = try await client.send("GET", "/posts", headers: ["Accept-Encoding": "br, gzip;q=0.5"])
+            #expect(zipped.header("content-encoding") == "gzip" && zipped.header("vary") == "Accept-Encoding")
+            #expect(zipped.header("etag")?.hasSuffix("-gzip\"") == true)
+            #expect(try gunzip(zipped.body) == Data(PostAPI.json(Self.posts)))
+            let zippedTag = try #require(zipped.header("etag"))
+            #expect(try await client.send("GET", "/posts", headers: ["If-None-Match": zippedTag]).status == 304)
+            let refused = try await client.send("GET", "/posts", headers: ["Accept-Encoding": "gzip;q=0"])
+            #expect(refused.header("content-encoding") == nil && refused.body == Data(PostAPI.json(Self.posts)))
+        }
+    }
+
+    /// Serve A, sync B from it: B equals A; unchanged, the re-sync is a 304; change A: exactly the change arrives.
+    @Test(arguments: ServedEngine.available)
+    func aMirrorSyncsFromTheServer(engine: ServedEngine) async throws {
+        let folder = try TemporaryDirectory()
+        let origin = try await engine.makeStore(in: folder)
+        try await origin.upsert(Self.posts)
+        try await RunningServer.with(origin) { client in
+            let mirror = try SQLitePostStore(path: folder.file("mirror.sqlite"))
+            for pageSize in [nil, 7] as [Int?] {
+                let url = URL(string: "http://127.0.0.1:\(client.port)/posts")!
+                let sync = SyncService(
+                    dataService: try HTTPPostDataService(url: url, pageSize: pageSize),
+                    store: mirror,
+                    clock: SystemClock()
+                )
+                let first = try await sync.sync(SyncOptions(prune: true))
+                #expect(try await mirror.query(.all) == (try await origin.query(.all)))
+                let again = try await sync.sync(SyncOptions(prune: true))
+                #expect(again.notModified == (pageSize == nil), "\(first) then \(again)")
+                #expect(again.summary.changedAnything == false)
+
+                var changed = Self.posts[9]
+                changed.title += " (edited \(pageSize ?? 0))"
+                try await origin.apply(PostChangeSet(upserts: [changed], deletions: [110 + (pageSize ?? 0)]))
+                let third = try await sync.sync(SyncOptions(prune: true))
+                #expect(third.updated == 1 && third.deleted == 1 && third.inserted == 0, "\(third)")
+                #expect(try await mirror.query(.all) == (try await origin.query(.all)))
+            }
+        }
+    }
+
+    /// Writers replace every post with a new generation while readers fetch: each answer is one generation, its
+    /// total and its tag from the same state.
+    @Test(arguments: ServedEngine.available)
+    func eachAnswerIsOneStateOfAChangingStore(engine: ServedEngine) async throws {
+        let folder = try TemporaryDirectory()
+        let store = try await engine.makeStore(in: folder)
+        func generation(_ number: Int) -> [Post] {
+            (1...(40 + number % 7)).map { Post(userId: 1, id: $0, title: "generation \(number)", body: "") }
+        }
+        try await store.upsert(generation(0))
+        try await RunningServer.with(store) { client in
+            let seen = try await withThrowingTaskGroup(of: [String: Set<String>].self) { group in
+                group.addTask {
+                    for number in 1...30 {
+                        try await store.apply(PostChangeSet(upserts: generation(number), prune: true))
+                    }
+                    return [:]
+                }
+                for _ in 0..<3 {
+                    group.addTask {
+                        var tags: [String: Set<String>] = [:]
+                        for _ in 0..<30 {
+                            let answer = try await client.send("GET", "/posts?_limit=100")
+                            let posts = try PostJSON.decode(answer.body)
+                            let titles = Set(posts.map(\.title))
+                            #expect(titles.count == 1, "a mix: \(titles)")
+                            let number = Int(titles.first!.dropFirst("generation ".count))!
+                            #expect(posts.count == generation(number).count)
+                            #expect(answer.header("x-total-count") == String(posts.count))
+                            tags[titles.first!, default: []].insert(answer.header("etag")!)
+                        }
+                        return tags
+                    }
+                }
+                return try await group.reduce(into: [String: Set<String>]()) { all, tags in
+                    all.merge(tags) { $0.union($1) }
+                }
+            }
+            // A tag names one generation: no two generations share one.
+            let tags = seen.values.flatMap { $0 }
+            #expect(Set(tags).count == tags.count)
+        }
+    }
+
+    @Test func limitsAreAnswersNotHangs() async throws {
+        let store = InMemoryPostStore(posts: Self.posts)
+        var configuration = PostServerConfiguration(allowsWrites: true)
+        configuration.maximumBodyBytes = 100
+        configuration.maximumHeaderBytes = 2048
+        configuration.idleTimeout = .milliseconds(300)
+        configuration.maximumLimit = 50
+        try await RunningServer.with(store, configuration: configuration) { client in
+            let body = Data(#"{"userId": 1, "title": "\#(String(repeating: "x", count: 200))", "body": ""}"#.utf8)
+            let tooLarge = try await client.send("POST", "/posts", body: body)
+            #expect(tooLarge.status == 413 && tooLarge.text.contains("limit of 100 bytes"))
+            #expect(try await client.send("GET", "/posts?_limit=51").status == 400)
+            let hugeHeader = try await client.exchange(
+                Data("GET /posts/1 HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "y", count: 4096))\r\n\r\n".utf8)
+            )
+            let answer = try? RawHTTPClient.parse(hugeHeader)
+            #expect(answer == nil || answer!.status == 431 || answer!.status == 400, "\(String(describing: answer))")
+            // A client that connects and sends nothing is closed after the idle timeout.
+            let started = ContinuousClock.now
+            let silent = try await client.exchange(Data(), readTimeout: .seconds(10))
+            #expect(silent.isEmpty && ContinuousClock.now - started < .seconds(5))
+            #expect(try await store.count() == 120)
+        }
+    }
+
+    @Test func theRequestTimeoutIsA503() async throws {
+        let store = SlowStore(delay: .seconds(5))
+        var configuration = PostServerConfiguration()
+        configuration.requestTimeout = .milliseconds(200)
+        try await RunningServer.with(store, configuration: configuration) { client in
+            let started = ContinuousClock.now
+            let answer = try await client.send("GET", "/posts")
+            #expect(answer.status == 503 && answer.text.contains("did not answer within"))
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test func aPortInUseIsAClearError() async throws {
+        try await RunningServer.with(InMemoryPostStore()) { client in
+            let second = PostServer(store: InMemoryPostStore(), configuration: .init(port: client.port, accessLog: nil))
+            await #expect(throws: PostStoreError.self) { try await second.run(stoppingOnSignals: false) { _, _ in } }
+        }
+    }
+
+    private func gunzip(_ data: Data) throws -> Data {
+        let folder = try TemporaryDirectory()
+        try data.write(to: URL(fileURLWithPath: folder.file("body.gz")))
+        let outcome = try ChildProcess.run(
+            "/usr/bin/env",
+            ["gzip", "-dc", folder.file("body.gz")],
+            environment: ["PATH": "/usr/bin:/bin"]
+        )
+        #expect(outcome.termination == .exited(0))
+        return outcome.standardOutput
+    }
+}
+
+/// A store whose reads take a while: a store on a server that stopped answering.
+private struct SlowStore: PostStoreProtocol {
+    let delay: Duration
+    func apply(_ changes: PostChangeSet) async throws -> WriteSummary { WriteSummary() }
+    func preview(_ changes: PostChangeSet) async throws -> WriteSummary { WriteSummary() }
+    func post(id: Int) async throws -> Post? { nil }
+    func query(_ query: PostQuery) async throws -> [Post] {
+        try await Task.sleep(for: delay)
+        return []
+    }
+    func count() async throws -> Int { 0 }
+    func removeAll() async throws {}
+    func syncState(for source: String) async throws -> SyncState? { nil }
+    func syncStates() async throws -> [SyncState] { [] }
+}

@@ -1,0 +1,176 @@
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A minimal HTTP/1.1 client over a socket to 127.0.0.1: sends exactly the bytes a test writes and returns the answer
+/// as it came (no decompression, no redirects, no headers added), so that the server's own bytes are checked.
+public struct RawHTTPClient: Sendable {
+    /// An answer: status, header fields (names lowercased) and the body's bytes.
+    public struct Answer: Sendable, CustomStringConvertible {
+        public var status: Int
+        public var headers: [(name: String, value: String)]
+        public var body: Data
+
+        /// The first value of a header field.
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name == name.lowercased() }?.value
+        }
+
+        /// The body as UTF-8 text.
+        public var text: String { String(decoding: body, as: UTF8.self) }
+
+        public var description: String { "\(status) \(headers.map { "\($0.name): \($0.value)" }) \(text.prefix(300))" }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) { self.description = description }
+    }
+
+    /// The server's port on 127.0.0.1.
+    public let port: Int
+
+    /// A client of the server at 127.0.0.1:`port`.
+    public init(port: Int) { self.port = port }
+
+    /// Sends a request and reads its answer.
+    ///
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - target: The path and query.
+    ///   - headers: Extra header fields (`Host` and `Connection: close` are always sent).
+    ///   - body: The body; its `Content-Length` is sent with it.
+    public func send(
+        _ method: String = "GET",
+        _ target: String,
+        headers: [String: String] = [:],
+        body: Data? = nil
+    ) async throws -> Answer {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        if let body { head += "Content-Length: \(body.count)\r\n" }
+        let request = Data((head + "\r\n").utf8) + (body ?? Data())
+        let bytes = try await exchange(request)
+        return try Self.parse(bytes, isHead: method == "HEAD")
+    }
+
+    /// Writes raw bytes on a new connection and reads until the server closes it.
+    public func exchange(_ request: Data, readTimeout: Duration = .seconds(30)) async throws -> Data {
+        let port = port
+        return try await onOwnThread {
+            let socket = try Self.connect(port: port)
+            defer { close(socket) }
+            var timeout = timeval(tv_sec: Int(readTimeout.components.seconds), tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            try request.withUnsafeBytes { raw in
+                var sent = 0
+                while sent < raw.count {
+                    let count = write(socket, raw.baseAddress! + sent, raw.count - sent)
+                    guard count > 0 else { throw Failure(description: "write failed: errno \(errno)") }
+                    sent += count
+                }
+            }
+            var received = Data()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(socket, &buffer, buffer.count)
+                if count == 0 { break }
+                guard count > 0 else {
+                    if errno == ECONNRESET { break }
+                    throw Failure(description: "read failed: errno \(errno)")
+                }
+                received.append(contentsOf: buffer[0..<count])
+            }
+            return received
+        }
+    }
+
+    /// A port on 127.0.0.1 that nothing listened on a moment ago (the system's choice for port 0), for a server
+    /// the test starts as a separate process.
+    public static func freePort() throws -> Int {
+        #if canImport(Glibc)
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "no free port: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Waits until a server listens on the port (up to `timeout`).
+    public func waitUntilListening(timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let socket = try? Self.connect(port: port) {
+                close(socket)
+                return
+            }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "nothing listened on port \(port) within \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// A connected socket, for tests that hold one open.
+    public static func connect(port: Int) throws -> Int32 {
+        #if canImport(Glibc)
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard socket >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(socket)
+            throw Failure(description: "connect to port \(port) failed: errno \(errno)")
+        }
+        return socket
+    }
+
+    /// Parses one answer (the body by its `Content-Length`, or to the end).
+    public static func parse(_ bytes: Data, isHead: Bool = false) throws -> Answer {
+        guard let end = bytes.range(of: Data("\r\n\r\n".utf8)) else {
+            throw Failure(
+                description: "no complete head in \(bytes.count) bytes: \(String(decoding: bytes, as: UTF8.self))"
+            )
+        }
+        let lines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw Failure(description: "bad status line \(lines[0])")
+        }
+        let headers = lines.dropFirst().compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var body = Data(bytes[end.upperBound...])
+        if let length = headers.first(where: { $0.0 == "content-length" }).flatMap({ Int($0.1) }), !isHead {
+            body = body.prefix(length)
+        }
+        return Answer(status: status, headers: headers.map { (name: $0.0, value: $0.1) }, body: isHead ? Data() : body)
+    }
+}
