@@ -29,14 +29,14 @@ enum EntityTag {
         return "b" + hasher.hexadecimal
     }
 
-    /// Whether the request's `If-None-Match` names `tag` (or its compressed form), or is `*`: weak comparison, as
-    /// RFC 9110 says for this header (a `W/` prefix is ignored).
-    static func isMatched(by request: APIRequest, tag: String) -> Bool {
+    /// Whether the request's `If-None-Match` names `tag` (or its compressed form), or, when `orAnything`, is `*`:
+    /// weak comparison, as RFC 9110 says for this header (a `W/` prefix is ignored).
+    static func isMatched(by request: APIRequest, tag: String, orAnything: Bool = true) -> Bool {
         let candidates = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
         let gzipTag = compressed(tag)
         return candidates.contains { candidate in
             var candidate = candidate.trimmingWhitespace()
-            if candidate == "*" { return true }
+            if candidate == "*" { return orAnything }
             if candidate.hasPrefix("W/") { candidate = candidate.dropFirst(2) }
             return candidate == tag || candidate == gzipTag
         }

@@ -122,7 +122,8 @@ struct PostAPI: Sendable {
         if let notModified = try await notModified(request) { return notModified }
         let page = try await store.readPage(list.query)
         let body = Self.json(page.posts)
-        var response = APIResponse(status: .ok, headers: validators(page.revision, body, request), json: body)
+        var response = answer(body, revision: page.revision, to: request)
+        guard response.status == .ok else { return response }
         if list.isWindowed {
             response.headers[.xTotalCount] = String(page.total)
         }
@@ -144,8 +145,7 @@ struct PostAPI: Sendable {
         if let notModified = try await notModified(request) { return notModified }
         let page = try await store.readPage(PostQuery(ids: [id]))
         guard let post = page.posts.first else { throw APIError(.notFound, "There is no post \(id).") }
-        let body = Self.json(post)
-        return APIResponse(status: .ok, headers: validators(page.revision, body, request), json: body)
+        return answer(Self.json(post), revision: page.revision, to: request)
     }
 
     /// A `304` when the request's `If-None-Match` names the store's current revision for it: decided without
@@ -153,19 +153,25 @@ struct PostAPI: Sendable {
     private func notModified(_ request: APIRequest) async throws -> APIResponse? {
         guard request.headers[.ifNoneMatch] != nil, let revision = try await store.revisionIfKept() else { return nil }
         let tag = EntityTag.tag(version: revision, request: request)
-        guard EntityTag.isMatched(by: request, tag: tag) else { return nil }
+        guard EntityTag.isMatched(by: request, tag: tag, orAnything: false) else { return nil }
         var headers = HTTPFields()
         headers[.eTag] = tag
         headers[.cacheControl] = "no-cache"
         return APIResponse(status: .notModified, headers: headers)
     }
 
-    /// `ETag` and `Cache-Control` (revalidate each time) of a read's answer.
-    private func validators(_ revision: String?, _ body: [UInt8], _ request: APIRequest) -> HTTPFields {
+    /// A read's answer with its `ETag` and `Cache-Control` (revalidate each time): a `200` with the body, or a
+    /// `304` when `If-None-Match` names the tag — decided here, after the read, for a store that keeps no revision
+    /// (its tag is the body's digest), or for `If-None-Match: *`, which names any post that exists.
+    private func answer(_ body: [UInt8], revision: String?, to request: APIRequest) -> APIResponse {
         var headers = HTTPFields()
-        headers[.eTag] = EntityTag.tag(version: revision ?? EntityTag.version(ofBody: body), request: request)
+        let tag = EntityTag.tag(version: revision ?? EntityTag.version(ofBody: body), request: request)
+        headers[.eTag] = tag
         headers[.cacheControl] = "no-cache"
-        return headers
+        if request.headers[.ifNoneMatch] != nil, EntityTag.isMatched(by: request, tag: tag) {
+            return APIResponse(status: .notModified, headers: headers)
+        }
+        return APIResponse(status: .ok, headers: headers, json: body)
     }
 
     /// Refuses parameters on a route that takes none (`_`, a cache buster, aside).

@@ -51,7 +51,7 @@ public struct PostServer: Sendable {
     ///
     /// - Parameter onListening: Called once the socket listens, with its address and port (the one chosen when the
     ///   configuration's port is 0).
-    /// - Throws: ``PostStoreError/Code/invalidArgument`` for a bad configuration, or when the address cannot be
+    /// - Throws: `PostStoreError` with `invalidArgument` for a bad configuration, or when the address cannot be
     ///   listened on (in use, not this machine's).
     public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
         try await run(stoppingOnSignals: true, onListening: onListening)

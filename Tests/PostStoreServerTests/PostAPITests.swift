@@ -95,6 +95,27 @@ import Testing
         #expect(await get(api, "/posts?userId=2").headers[.eTag] == current)
     }
 
+    @Test func aStoreWithoutARevisionIsTaggedByItsBodies() async throws {
+        let base = InMemoryPostStore(posts: Self.posts)
+        let api = api(UnrevisionedStore(base: base))
+        let first = await get(api, "/posts?_page=2")
+        #expect(first.status == .ok && first.headers[.xTotalCount] == "25")
+        #expect(try decoded(first).map(\.id) == Array(11...20))
+        let tag = try #require(first.headers[.eTag])
+        var headers = HTTPFields()
+        headers[.ifNoneMatch] = tag
+        #expect(await get(api, "/posts?_page=2", headers: headers).status == .notModified)
+        try await base.upsert([Post(userId: 2, id: 12, title: "changed", body: "")])
+        #expect(await get(api, "/posts?_page=2", headers: headers).status == .ok)
+    }
+
+    @Test func ifNoneMatchAnythingIsA304ForAPostThatExistsOnly() async {
+        var headers = HTTPFields()
+        headers[.ifNoneMatch] = "*"
+        #expect(await get(api(), "/posts/3", headers: headers).status == .notModified)
+        #expect(await get(api(), "/posts/300", headers: headers).status == .notFound)
+    }
+
     @Test func writesAreA405UnlessAllowed() async throws {
         let api = api()
         for (method, path) in [
