@@ -6,12 +6,12 @@ enum PaginationLinks {
     ///
     /// - Parameters:
     ///   - page: The page asked for (from 1).
-    ///   - size: Posts per page (1 or more).
+    ///   - size: Posts per page; a page of 0 posts has no links.
     ///   - total: How many posts the list holds.
     ///   - request: The request: its origin, path and query make the URLs.
     static func header(page: Int, size: Int, total: Int, request: APIRequest) -> String? {
         let start = (page - 1) * size
-        guard start < total else { return nil }
+        guard size > 0, start < total else { return nil }
         let end = start + size
         let holdsEverything = start == 0 && end >= total
         var links: [(rel: String, page: Int)] = []

@@ -43,7 +43,7 @@ struct PostListRequest: Sendable, Equatable {
             try Self.integer(value, "_page", from: 1)
         }
         let limit = try parameters.value("_limit").map { value throws(APIError) in
-            try Self.integer(value, "_limit", from: page == nil ? 0 : 1, to: maximumLimit)
+            try Self.integer(value, "_limit", from: 0, to: maximumLimit)
         }
         let start = try parameters.value("_start").map { value throws(APIError) in
             try Self.integer(value, "_start", from: 0)

@@ -31,5 +31,6 @@ import Testing
         #expect(PaginationLinks.header(page: 1, size: 10, total: 10, request: request) == nil)
         #expect(PaginationLinks.header(page: 5, size: 10, total: 35, request: request) == nil)
         #expect(PaginationLinks.header(page: 1, size: 10, total: 0, request: request) == nil)
+        #expect(PaginationLinks.header(page: 2, size: 0, total: 35, request: request) == nil)
     }
 }

@@ -64,6 +64,7 @@ import Testing
         let started = try request("_start=5")
         #expect(started.query.offset == 5 && started.query.limit == nil && !started.isWindowed)
         #expect(try request("_start=9&_end=3").query.limit == 0)
+        #expect(try request("_page=3&_limit=0").query.limit == 0)
         #expect(try request("_=1712345").query == PostQuery())
     }
 
@@ -72,7 +73,7 @@ import Testing
         ("id_gte=3", "_gte filters are not supported"), ("_embed=comments", "_embed is not supported"),
         ("id=x", "id must be a whole number (got \"x\")"), ("userId=1.5", "userId must be a whole number"),
         ("_page=0", "_page must be 1 or more"), ("_limit=-1", "_limit must be from 0 to 1000"),
-        ("_limit=1001", "_limit must be from 0 to 1000"), ("_page=1&_limit=0", "_limit must be from 1 to 1000"),
+        ("_limit=1001", "_limit must be from 0 to 1000"), ("_page=1&_limit=abc", "_limit must be a whole number"),
         ("_sort=body", "_sort must be id, userId or title"), ("_order=up", "_order must be asc or desc"),
         ("_sort=-id&_order=asc", "is descending but _order=asc"), ("q=a&q=b", "q is given 2 times"),
         ("_page=2&_start=3", "_page does not combine"), ("_start=1&_end=5&_limit=2", "not both"),
