@@ -24,10 +24,7 @@ extension SQLitePostStore: PostPageReading {
 
     private func page(_ query: PostQuery, usingSearchIndex: Bool) throws(SQLiteError) -> PostPage {
         let counting = SQLiteQueryPlan(query, usingSearchIndex: usingSearchIndex, counting: true)
-        let total = try connection.withStatement(counting.sql) { statement throws(SQLiteError) in
-            for (offset, value) in counting.arguments.enumerated() {
-                try value.bind(to: statement, at: Int32(offset + 1))
-            }
+        let total = try withBound(counting) { statement throws(SQLiteError) in
             _ = try statement.step()
             return statement.int(at: 0)
         }

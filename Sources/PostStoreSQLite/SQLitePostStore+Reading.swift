@@ -34,11 +34,19 @@ extension SQLitePostStore {
     }
 
     func run(_ plan: SQLiteQueryPlan) throws(SQLiteError) -> [Post] {
+        try withBound(plan) { statement throws(SQLiteError) in try statement.rows(Self.readPost) }
+    }
+
+    /// Runs `body` with the plan's statement, its arguments bound.
+    func withBound<Result>(
+        _ plan: SQLiteQueryPlan,
+        _ body: (SQLiteStatement) throws(SQLiteError) -> Result
+    ) throws(SQLiteError) -> Result {
         try connection.withStatement(plan.sql) { statement throws(SQLiteError) in
             for (offset, value) in plan.arguments.enumerated() {
                 try value.bind(to: statement, at: Int32(offset + 1))
             }
-            return try statement.rows(Self.readPost)
+            return try body(statement)
         }
     }
 

@@ -24,15 +24,13 @@ struct AccessLog: Sendable {
         let rounded = (milliseconds * 10).rounded() / 10
         switch format {
         case .text:
-            let target = entry.target.unicodeScalars.map {
-                $0.value < 0x20 || $0.value == 0x7F || $0 == "\"" ? "%" + String(format: "%02X", $0.value) : String($0)
-            }.joined()
+            let target = Self.escapingControls(entry.target)
             return "\(entry.remote) \"\(entry.method) \(target)\" \(entry.status) \(entry.bytes) \(rounded)ms"
         case .json:
             var writer = JSONWriter()
             writer.raw("{")
             writer.key("time")
-            writer.string(entry.time.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            writer.string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(entry.time))
             for (key, value) in [("remote", entry.remote), ("method", entry.method), ("target", entry.target)] {
                 writer.raw(", ")
                 writer.key(key)
@@ -51,9 +49,30 @@ struct AccessLog: Sendable {
         }
     }
 
+    /// The client's text with its control characters and double quotes written as `%XX`, so that a line stays one
+    /// line and its quoted request stays whole.
+    static func escapingControls(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\"" {
+                escaped += "%" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
     /// Writes an entry's line to standard error in one `write`, so that lines from concurrent requests never mix.
     func record(_ entry: Entry) {
         let bytes = Array((line(entry) + "\n").utf8)
         bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+extension String {
+    /// The text with zeros before it up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

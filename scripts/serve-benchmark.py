@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Measures `poststore serve` under load against datasette serving the same SQLite file, side by side in one run,
+and prints a Markdown table (see Benchmarks/README.md, "poststore serve").
+
+It writes N posts in JSONPlaceholder's layout (1 in 10,000 mentions the rare word "zyzzyva"), syncs them into a
+SQLite store, a JSON-file store and, with --postgres (or a throwaway cluster of scripts/postgres.sh), a PostgreSQL
+store, then for each server: starts it pinned to core 0 (`taskset -c 0`), loads each endpoint with wrk pinned to
+core 1 (`taskset -c 1 wrk -t1 -c16 -d10s --latency`, a Lua script choosing a random id or user per request), and
+reads the server's peak resident memory (VmHWM) at the end. Every endpoint is fetched once first and its answer
+checked (status, count, body), and a run whose wrk saw a non-2xx/3xx answer or a socket error fails.
+
+Endpoints: a row (`/posts/ID`; datasette `/DB/posts/ID.json`), a user's page (`/posts?userId=N&_limit=10`; datasette
+`/DB/posts.json?user_id=N&_size=10`), a search page (`/posts?q=zyzzyva&_limit=10`; datasette
+`?body__contains=zyzzyva&_size=10`), and a conditional GET answered 304 (poststore only).
+
+Needs wrk (apt-get install wrk) and datasette (pip install 'datasette<0.66'); without datasette, --no-datasette
+measures poststore alone. Usage:
+  scripts/serve-benchmark.py [--poststore PATH] [--posts N] [--seconds S] [--connections C] [--postgres URL]
+                             [--no-datasette]
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from script_support import SetupError, find_poststore, make_post, start_cluster, stop_cluster
+
+RARE = "zyzzyva"
+LUA = """
+math.randomseed(1)
+request = function()
+  return wrk.format("GET", string.format("{pattern}", math.random(1, {high})), {headers})
+end
+"""
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_listening(port, process, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SetupError(f"the server exited ({process.returncode}) before it listened")
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SetupError(f"nothing listened on port {port} within {seconds} s")
+
+
+def fetch(url, headers=None):
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def peak_memory_mib(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def run_wrk(args, base, pattern, high, headers=None):
+    """Requests/s, p50 and p99 (ms) of wrk against base + pattern (a %d for a random number from 1 to high)."""
+    header_lua = "{" + ", ".join(f'["{k}"] = "{v}"' for k, v in (headers or {}).items()) + "}"
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(LUA.replace("{pattern}", pattern).replace("{high}", str(high)).replace("{headers}", header_lua))
+    argv = ["taskset", "-c", "1", "wrk", "-t1", f"-c{args.connections}", f"-d{args.seconds}s", "--latency",
+            "-s", script.name, base]
+    result = subprocess.run(argv, capture_output=True, text=True)
+    os.unlink(script.name)
+    out = result.stdout
+    if result.returncode != 0 or "Non-2xx or 3xx responses" in out or "Socket errors" in out:
+        raise SetupError(f"wrk against {base}{pattern} failed or saw errors:\n{out}{result.stderr}")
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+    def percentile(name):
+        value, unit = re.search(rf"\s{name}%\s+([\d.]+)(us|ms|s)\b", out).groups()
+        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+    return rate, percentile("50"), percentile("99")
+
+
+class Server:
+    """A server process pinned to core 0."""
+
+    def __init__(self, argv, port, env=None):
+        self.port = port
+        self.process = subprocess.Popen(["taskset", "-c", "0", *argv], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, env=env)
+        wait_listening(port, self.process)
+
+    def stop(self):
+        memory = peak_memory_mib(self.process.pid)
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        return memory
+
+
+def check(condition, what):
+    if not condition:
+        raise SetupError(f"check failed: {what}")
+
+
+def measure_poststore(args, binary, store, posts, rare_ids, rows):
+    port = free_port()
+    server = Server([str(binary), "serve", "--store", store, "--port", str(port), "--quiet"], port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        status, _, body = fetch(f"{base}/posts/7")
+        check(status == 200 and json.loads(body)["id"] == 7, f"{store}: GET /posts/7")
+        status, headers, body = fetch(f"{base}/posts?userId=3&_limit=10")
+        check(status == 200 and [p["userId"] for p in json.loads(body)] == [3] * 10, f"{store}: a user's page")
+        status, _, body = fetch(f"{base}/posts?q={RARE}&_limit=10")
+        check(status == 200 and [p["id"] for p in json.loads(body)] == rare_ids[:10], f"{store}: the search page")
+        # The 304's target is fixed (wrk's pattern with 1 as its only number): its tag is that target's.
+        status, headers, _ = fetch(f"{base}/posts?userId=7&_limit=10&_=1")
+        tag = headers.get("ETag")
+        check(fetch(f"{base}/posts?userId=7&_limit=10&_=1", {"If-None-Match": tag})[0] == 304, f"{store}: a 304")
+        users = posts // 10
+        measures = {
+            "row": run_wrk(args, base, "/posts/%d", posts),
+            "user page": run_wrk(args, base, "/posts?userId=%d&_limit=10", users),
+            "search page": run_wrk(args, base, f"/posts?q={RARE}&_limit=10&_=%d", posts),
+            "304": run_wrk(args, base, "/posts?userId=7&_limit=10&_=%d", 1, {"If-None-Match": tag.replace('"', '\\"')}),
+        }
+    finally:
+        memory = server.stop()
+    rows.append((store, measures, memory))
+    return measures
+
+
+def measure_datasette(args, sqlite_path, posts, rare_ids, rows):
+    port = free_port()
+    server = Server(["datasette", "serve", str(sqlite_path), "--port", str(port), "--setting", "sql_time_limit_ms",
+                     "10000"], port)
+    name = sqlite_path.stem
+    base = f"http://127.0.0.1:{port}"
+    try:
+        status, _, body = fetch(f"{base}/{name}/posts/7.json")
+        check(status == 200 and b'"rows"' in body, "datasette: a row")
+        status, _, body = fetch(f"{base}/{name}/posts.json?user_id=3&_size=10")
+        check(status == 200 and len(json.loads(body)["rows"]) == 10, "datasette: a user's page")
+        status, _, body = fetch(f"{base}/{name}/posts.json?body__contains={RARE}&_size=10&_shape=array")
+        check(status == 200 and len(json.loads(body)) == min(10, len(rare_ids)), "datasette: the search page")
+        users = posts // 10
+        measures = {
+            "row": run_wrk(args, base, f"/{name}/posts/%d.json", posts),
+            "user page": run_wrk(args, base, f"/{name}/posts.json?user_id=%d&_size=10", users),
+            "search page": run_wrk(args, base, f"/{name}/posts.json?body__contains={RARE}&_size=10&_=%d", posts),
+        }
+    finally:
+        memory = server.stop()
+    rows.append(("datasette (SQLite)", measures, memory))
+    return measures
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Measure poststore serve against datasette under wrk.")
+    parser.add_argument("--poststore", help="the release poststore to serve with (default: build one)")
+    parser.add_argument("--posts", type=int, default=100_000, help="posts in each store (default: %(default)s)")
+    parser.add_argument("--seconds", type=int, default=10, help="seconds of load per measure (default: %(default)s)")
+    parser.add_argument("--connections", type=int, default=16, help="wrk's connections (default: %(default)s)")
+    parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a throwaway cluster)")
+    parser.add_argument("--no-datasette", action="store_true", help="measure poststore alone")
+    args = parser.parse_args()
+    if args.posts < 1000 or args.seconds < 1 or args.connections < 1:
+        parser.error("--posts must be at least 1000, --seconds and --connections at least 1")
+    for tool, hint in [("wrk", "apt-get install wrk"), ("taskset", "apt-get install util-linux")] + (
+        [] if args.no_datasette else [("datasette", "pip install 'datasette<0.66'")]
+    ):
+        if not shutil.which(tool):
+            print(f"serve-benchmark.py: {tool} is not installed: {hint}", file=sys.stderr)
+            return 69
+    cluster = None
+    folder = Path(tempfile.mkdtemp(prefix="serve-benchmark-"))
+    try:
+        binary = find_poststore(args.poststore)
+        rng = random.Random(2026)
+        data = [make_post(rng, post_id) for post_id in range(1, args.posts + 1)]
+        rare_ids = []
+        for post in data:
+            if post["id"] % 10_000 == 4321 % min(args.posts, 10_000):
+                post["body"] += f" {RARE}"
+                rare_ids.append(post["id"])
+        (folder / "posts.json").write_text(json.dumps(data, ensure_ascii=False))
+        url = args.postgres or start_cluster()
+        cluster = None if args.postgres else url
+        stores = [f"sqlite:{folder / 'served.sqlite'}", f"json:{folder / 'served.json'}",
+                  f"{url}{'&' if '?' in url else '?'}schema=serve_benchmark_{os.getpid()}"]
+        for store in stores:
+            subprocess.run([str(binary), "sync", "--from", str(folder / "posts.json"), "--store", store, "--quiet"],
+                           check=True)
+        print(f"{args.posts} posts ({len(rare_ids)} with \"{RARE}\"), wrk -t1 -c{args.connections} -d{args.seconds}s "
+              f"on core 1, each server on core 0", file=sys.stderr)
+        rows = []
+        peer = None if args.no_datasette else measure_datasette(args, folder / "served.sqlite", args.posts,
+                                                                  rare_ids, rows)
+        for store in stores:
+            measure_poststore(args, binary, store, args.posts, rare_ids, rows)
+        print("| server, store | measure | requests/s | p50 ms | p99 ms | vs datasette (throughput; p99) | peak memory |")
+        print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+        for name, measures, memory in rows:
+            shown = name if not name.startswith("postgres") else "poststore serve, PostgreSQL"
+            if name.startswith("sqlite:"):
+                shown = "poststore serve, SQLite"
+            elif name.startswith("json:"):
+                shown = "poststore serve, JSON file"
+            for measure, (rate, p50, p99) in measures.items():
+                versus = ""
+                if peer and measure in peer and not name.startswith("datasette"):
+                    versus = f"{rate / peer[measure][0]:.1f}×; {p99 / peer[measure][2]:.3f}"
+                print(f"| {shown} | {measure} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {versus} | {memory:.0f} MiB |")
+        return 0
+    except SetupError as error:
+        print(f"serve-benchmark.py: {error}", file=sys.stderr)
+        return 1
+    finally:
+        if cluster:
+            stop_cluster(cluster, "serve-benchmark.py")
+        elif args.postgres and shutil.which("psql"):
+            # The schema this run made, and nothing else.
+            subprocess.run(["psql", args.postgres, "-qc", f"DROP SCHEMA IF EXISTS serve_benchmark_{os.getpid()} CASCADE"],
+                           capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
