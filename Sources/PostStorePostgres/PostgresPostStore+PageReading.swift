@@ -21,14 +21,19 @@ extension PostgresPostStore: PostPageReading {
                 let plan = PostgresQueryPlan(query, posts: names.posts)
                 let answer = PostgresAnswer(plan: plan, query: query)
                 try await session.forEachRow(plan.statement) { row in try answer.take(Self.post(in: row)) }
+                let posts = answer.posts
                 let total =
-                    plan.checksInSwift
-                    ? answer.matched
-                    : try await session.value(
-                        PostgresQueryPlan(query, posts: names.posts, counting: true).statement,
-                        as: Int.self
-                    )
-                return PostPage(posts: answer.posts, total: total, revision: revision)
+                    if plan.checksInSwift {
+                        answer.matched
+                    } else if let total = PostPage.totalOfPartialWindow(posts, of: query) {
+                        total
+                    } else {
+                        try await session.value(
+                            PostgresQueryPlan(query, posts: names.posts, counting: true).statement,
+                            as: Int.self
+                        )
+                    }
+                return PostPage(posts: posts, total: total, revision: revision)
             }
         }
     }

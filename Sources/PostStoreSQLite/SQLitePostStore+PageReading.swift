@@ -23,13 +23,16 @@ extension SQLitePostStore: PostPageReading {
     }
 
     private func page(_ query: PostQuery, usingSearchIndex: Bool) throws(SQLiteError) -> PostPage {
-        let counting = SQLiteQueryPlan(query, usingSearchIndex: usingSearchIndex, counting: true)
-        let total = try withBound(counting) { statement throws(SQLiteError) in
-            _ = try statement.step()
-            return statement.int(at: 0)
-        }
         let posts = try run(SQLiteQueryPlan(query, usingSearchIndex: usingSearchIndex))
-        return PostPage(posts: posts, total: total, revision: try storedRevision())
+        var total = PostPage.totalOfPartialWindow(posts, of: query)
+        if total == nil {
+            total = try withBound(SQLiteQueryPlan(query, usingSearchIndex: usingSearchIndex, counting: true)) {
+                statement throws(SQLiteError) in
+                _ = try statement.step()
+                return statement.int(at: 0)
+            }
+        }
+        return PostPage(posts: posts, total: total ?? 0, revision: try storedRevision())
     }
 
     /// Counts a write that changed posts, inside its transaction.

@@ -48,7 +48,7 @@ struct QueryParameters: Sendable {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next()?.hexDigitValue, let low = iterator.next()?.hexDigitValue else {
                     throw .badRequest(
                         "The query has a bad escape in \"\(text)\": % must be followed by two hex digits."
                     )
@@ -62,14 +62,5 @@ struct QueryParameters: Sendable {
             throw .badRequest("The query's \"\(text)\" is not UTF-8 once decoded.")
         }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -478,19 +478,10 @@ struct PostJSONScanner: ~Copyable {
     private static func hexQuad(_ text: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32? {
         var value: UInt32 = 0
         for byte in text[offset..<(offset + 4)] {
-            guard let digit = hexDigit(byte) else { return nil }
+            guard let digit = byte.hexDigitValue else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private func readHexQuad(at offset: Int) throws(Failure) -> UInt32 {

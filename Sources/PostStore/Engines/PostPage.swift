@@ -12,4 +12,11 @@ package struct PostPage: Sendable, Equatable {
         self.total = total
         self.revision = revision
     }
+
+    /// The total of a query's window of `posts` when the window alone tells it — a window that is not full and
+    /// does not start past the end (`offset` plus what it holds) — else `nil`, and the matches must be counted.
+    package static func totalOfPartialWindow(_ posts: [Post], of query: PostQuery) -> Int? {
+        guard query.limit.map({ posts.count < $0 }) ?? true, !posts.isEmpty || query.offset == 0 else { return nil }
+        return query.offset + posts.count
+    }
 }

@@ -121,6 +121,16 @@ struct EngineAgreementTests {
                         answers.allSatisfy { $0 == answers[0] },
                         "query \(query) answered \(answers.map { $0.map(\.id) }) by \(StoreKind.allCases)"
                     )
+                    // A page (what `poststore serve` reads) is the same window with the count of every match.
+                    var unwindowed = query
+                    unwindowed.limit = nil
+                    unwindowed.offset = 0
+                    let total = try await stores[0].query(unwindowed).count
+                    for (kind, store) in zip(StoreKind.allCases, stores) {
+                        let page = try await store.readPage(query)
+                        #expect(page.posts == answers[0] && page.total == total, "\(kind) page of \(query)")
+                        #expect((page.revision != nil) == (store is any PostPageReading), "\(kind) revision")
+                    }
                 }
                 let states = try await stores.asyncMap { try await $0.syncStates().map { Array($0.source.utf8) } }
                 #expect(states.allSatisfy { $0 == states[0] }, "sync states differ: \(states)")
