@@ -4,9 +4,10 @@ and prints a Markdown table (see Benchmarks/README.md, "poststore serve").
 
 It writes N posts in JSONPlaceholder's layout (1 in 10,000 mentions the rare word "zyzzyva"), syncs them into a
 SQLite store, a JSON-file store and, with --postgres (or a throwaway cluster of scripts/postgres.sh), a PostgreSQL
-store, then for each server: starts it pinned to core 0 (`taskset -c 0`), loads each endpoint with wrk pinned to
-core 1 (`taskset -c 1 wrk -t1 -c16 -d10s --latency`, a Lua script choosing a random id or user per request), and
-reads the server's peak resident memory (VmHWM) at the end. Every endpoint is fetched once first and its answer
+store, then for each server: starts it, loads each endpoint with wrk (`wrk -t1 -c16 -d10s --latency`, a Lua script
+choosing a random id or user per request), and reads the server's peak resident memory (VmHWM) at the end. The
+server and wrk share the machine's two cores as the system schedules them (wrk's one thread takes at most one);
+`--pin` puts the server on core 0 and wrk on core 1 instead. Every endpoint is fetched once first and its answer
 checked (status, count, body), and a run whose wrk saw a non-2xx/3xx answer or a socket error fails.
 
 Endpoints: a row (`/posts/ID`; datasette `/DB/posts/ID.json`), a user's page (`/posts?userId=N&_limit=10`; datasette
@@ -16,7 +17,7 @@ Endpoints: a row (`/posts/ID`; datasette `/DB/posts/ID.json`), a user's page (`/
 Needs wrk (apt-get install wrk) and datasette (pip install 'datasette<0.66'); without datasette, --no-datasette
 measures poststore alone. Usage:
   scripts/serve-benchmark.py [--poststore PATH] [--posts N] [--seconds S] [--connections C] [--postgres URL]
-                             [--no-datasette]
+                             [--no-datasette] [--pin]
 """
 import argparse
 import json
@@ -78,19 +79,24 @@ def peak_memory_mib(pid):
     return float("nan")
 
 
-def run_wrk(args, base, pattern, high, headers=None):
-    """Requests/s, p50 and p99 (ms) of wrk against base + pattern (a %d for a random number from 1 to high)."""
+def run_wrk(args, base, pattern, high, headers=None, drain=None):
+    """Requests/s, p50 and p99 (ms) of wrk against base + pattern (a %d for a random number from 1 to high); then a
+    fetch of `drain` (a cheap URL), which waits for what wrk left queued in the server, so that the next measure
+    starts on an idle server."""
     header_lua = "{" + ", ".join(f'["{k}"] = "{v}"' for k, v in (headers or {}).items()) + "}"
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write(LUA.replace("{pattern}", pattern).replace("{high}", str(high)).replace("{headers}", header_lua))
-    argv = ["taskset", "-c", "1", "wrk", "-t1", f"-c{args.connections}", f"-d{args.seconds}s", "--latency",
-            "-s", script.name, base]
+    pin = ["taskset", "-c", "1"] if args.pin else []
+    argv = [*pin, "wrk", "-t1", f"-c{args.connections}", f"-d{args.seconds}s", "--timeout", "30s", "--latency", "-s",
+            script.name, base]
     result = subprocess.run(argv, capture_output=True, text=True)
     os.unlink(script.name)
     out = result.stdout
     if result.returncode != 0 or "Non-2xx or 3xx responses" in out or "Socket errors" in out:
         raise SetupError(f"wrk against {base}{pattern} failed or saw errors:\n{out}{result.stderr}")
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    if drain:
+        fetch(drain)
 
     def percentile(name):
         value, unit = re.search(rf"\s{name}%\s+([\d.]+)(us|ms|s)\b", out).groups()
@@ -100,12 +106,12 @@ def run_wrk(args, base, pattern, high, headers=None):
 
 
 class Server:
-    """A server process pinned to core 0."""
+    """A server process, on core 0 with --pin."""
 
-    def __init__(self, argv, port, env=None):
+    def __init__(self, argv, port, pin):
         self.port = port
-        self.process = subprocess.Popen(["taskset", "-c", "0", *argv], stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE, env=env)
+        self.process = subprocess.Popen((["taskset", "-c", "0"] if pin else []) + argv, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
         wait_listening(port, self.process)
 
     def stop(self):
@@ -126,7 +132,7 @@ def check(condition, what):
 
 def measure_poststore(args, binary, store, posts, rare_ids, rows):
     port = free_port()
-    server = Server([str(binary), "serve", "--store", store, "--port", str(port), "--quiet"], port)
+    server = Server([str(binary), "serve", "--store", store, "--port", str(port), "--quiet"], port, args.pin)
     base = f"http://127.0.0.1:{port}"
     try:
         status, _, body = fetch(f"{base}/posts/7")
@@ -140,10 +146,11 @@ def measure_poststore(args, binary, store, posts, rare_ids, rows):
         tag = headers.get("ETag")
         check(fetch(f"{base}/posts?userId=7&_limit=10&_=1", {"If-None-Match": tag})[0] == 304, f"{store}: a 304")
         users = posts // 10
+        drain = f"{base}/posts/1"
         measures = {
-            "row": run_wrk(args, base, "/posts/%d", posts),
-            "user page": run_wrk(args, base, "/posts?userId=%d&_limit=10", users),
-            "search page": run_wrk(args, base, f"/posts?q={RARE}&_limit=10&_=%d", posts),
+            "row": run_wrk(args, base, "/posts/%d", posts, drain=drain),
+            "user page": run_wrk(args, base, "/posts?userId=%d&_limit=10", users, drain=drain),
+            "search page": run_wrk(args, base, f"/posts?q={RARE}&_limit=10&_=%d", posts, drain=drain),
             "304": run_wrk(args, base, "/posts?userId=7&_limit=10&_=%d", 1, {"If-None-Match": tag.replace('"', '\\"')}),
         }
     finally:
@@ -155,7 +162,7 @@ def measure_poststore(args, binary, store, posts, rare_ids, rows):
 def measure_datasette(args, sqlite_path, posts, rare_ids, rows):
     port = free_port()
     server = Server(["datasette", "serve", str(sqlite_path), "--port", str(port), "--setting", "sql_time_limit_ms",
-                     "10000"], port)
+                     "10000"], port, args.pin)
     name = sqlite_path.stem
     base = f"http://127.0.0.1:{port}"
     try:
@@ -166,9 +173,10 @@ def measure_datasette(args, sqlite_path, posts, rare_ids, rows):
         status, _, body = fetch(f"{base}/{name}/posts.json?body__contains={RARE}&_size=10&_shape=array")
         check(status == 200 and len(json.loads(body)) == min(10, len(rare_ids)), "datasette: the search page")
         users = posts // 10
+        drain = f"{base}/{name}/posts/1.json"
         measures = {
-            "row": run_wrk(args, base, f"/{name}/posts/%d.json", posts),
-            "user page": run_wrk(args, base, f"/{name}/posts.json?user_id=%d&_size=10", users),
+            "row": run_wrk(args, base, f"/{name}/posts/%d.json", posts, drain=drain),
+            "user page": run_wrk(args, base, f"/{name}/posts.json?user_id=%d&_size=10", users, drain=drain),
             "search page": run_wrk(args, base, f"/{name}/posts.json?body__contains={RARE}&_size=10&_=%d", posts),
         }
     finally:
@@ -185,10 +193,11 @@ def main():
     parser.add_argument("--connections", type=int, default=16, help="wrk's connections (default: %(default)s)")
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a throwaway cluster)")
     parser.add_argument("--no-datasette", action="store_true", help="measure poststore alone")
+    parser.add_argument("--pin", action="store_true", help="the server on core 0, wrk on core 1")
     args = parser.parse_args()
     if args.posts < 1000 or args.seconds < 1 or args.connections < 1:
         parser.error("--posts must be at least 1000, --seconds and --connections at least 1")
-    for tool, hint in [("wrk", "apt-get install wrk"), ("taskset", "apt-get install util-linux")] + (
+    for tool, hint in [("wrk", "apt-get install wrk")] + ([("taskset", "apt-get install util-linux")] if args.pin else []) + (
         [] if args.no_datasette else [("datasette", "pip install 'datasette<0.66'")]
     ):
         if not shutil.which(tool):
@@ -213,8 +222,9 @@ def main():
         for store in stores:
             subprocess.run([str(binary), "sync", "--from", str(folder / "posts.json"), "--store", store, "--quiet"],
                            check=True)
-        print(f"{args.posts} posts ({len(rare_ids)} with \"{RARE}\"), wrk -t1 -c{args.connections} -d{args.seconds}s "
-              f"on core 1, each server on core 0", file=sys.stderr)
+        split = "wrk on core 1, each server on core 0" if args.pin else "wrk and each server sharing both cores"
+        print(f"{args.posts} posts ({len(rare_ids)} with \"{RARE}\"), wrk -t1 -c{args.connections} -d{args.seconds}s, "
+              f"{split}", file=sys.stderr)
         rows = []
         peer = None if args.no_datasette else measure_datasette(args, folder / "served.sqlite", args.posts,
                                                                   rare_ids, rows)

@@ -2,7 +2,7 @@ import PostStore
 
 /// A ``PostQuery`` translated to one SQL statement and its arguments.
 ///
-/// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array. The search text is bound as it is
+/// Filters become `IN (SELECT value FROM json_each(?))` over a bound JSON array, or `= ?` for one value. The search text is bound as it is
 /// and decided by ``SQLiteSearchFunction`` with ``TextSearch``, the code every engine uses; before that, the
 /// trigrams of its terms narrow the candidates through one FTS5 `MATCH` on the search index (see
 /// ``SQLiteSearchIndex``), joined to the posts by id. The order and window are SQL's `ORDER BY … LIMIT … OFFSET`.
@@ -30,13 +30,17 @@ struct SQLiteQueryPlan {
             conditions.append("posts_search MATCH ?")
             arguments.append(match)
         }
-        if let ids = query.ids {
-            conditions.append("posts.id IN (SELECT value FROM json_each(?))")
-            arguments.append(Self.jsonArray(ids))
-        }
-        if let userIds = query.userIds {
-            conditions.append("posts.user_id IN (SELECT value FROM json_each(?))")
-            arguments.append(Self.jsonArray(userIds))
+        // One value is compared as it is (a lookup by id, a user's posts: what a server asks most), several go
+        // through one JSON array.
+        for (column, values) in [("posts.id", query.ids), ("posts.user_id", query.userIds)] {
+            guard let values else { continue }
+            if values.count == 1, let value = values.first {
+                conditions.append("\(column) = ?")
+                arguments.append(value)
+            } else {
+                conditions.append("\(column) IN (SELECT value FROM json_each(?))")
+                arguments.append(Self.jsonArray(values))
+            }
         }
         if !terms.isEmpty {
             conditions.append("\(SQLiteSearchFunction.matchesName)(posts.title, posts.body, ?)")

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// Carries ``PostAPI`` over Hummingbird: collects the body within its limit, bounds the store's time, adds CORS and
 /// gzip, answers `HEAD` without a body, and logs each request.
@@ -32,7 +33,7 @@ struct PostServerResponder: HTTPResponder {
                 body: body,
                 origin: request.head.authority.map { "http://\($0)" } ?? defaultOrigin
             )
-            answer = try await withinRequestTimeout { await api.respond(to: apiRequest) }
+            answer = await withinRequestTimeout(on: context.eventLoop) { await api.respond(to: apiRequest) }
         } catch let error as APIError {
             answer = error.response
         }
@@ -82,19 +83,32 @@ struct PostServerResponder: HTTPResponder {
         }
     }
 
-    /// The API's answer, or a 503 when the store takes longer than the request timeout.
-    private func withinRequestTimeout(_ body: @escaping @Sendable () async -> APIResponse) async throws -> APIResponse {
+    /// The API's answer, or a 503 when it takes longer than the request timeout: the work is then cancelled (a
+    /// store that does not stop at once is waited for, and its answer dropped).
+    ///
+    /// The timer is one of the event loop's, cancelled when the answer comes in time: a `Task.sleep` raced against
+    /// the work would keep its timer (and hundreds of bytes) until the deadline, for every request answered.
+    private func withinRequestTimeout(
+        on eventLoop: any EventLoop,
+        _ body: @escaping @Sendable () async -> APIResponse
+    ) async -> APIResponse {
         let timeout = configuration.requestTimeout
-        return try await withThrowingTaskGroup(of: APIResponse.self) { group in
-            group.addTask { await body() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return APIError(.serviceUnavailable, "The store did not answer within \(timeout); try again.").response
-            }
-            let first = try await group.next()!
-            group.cancelAll()
-            return first
+        let work = Task { await body() }
+        let timedOut = ManagedFlag()
+        let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            timedOut.raise()
+            work.cancel()
         }
+        let answer = await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
+        timer.cancel()
+        guard !timedOut.isRaised else {
+            return APIError(.serviceUnavailable, "The store did not answer within \(timeout); try again.").response
+        }
+        return answer
     }
 
     private func addCORS(to answer: inout APIResponse, _ request: Request) {
@@ -131,14 +145,27 @@ struct PostServerResponder: HTTPResponder {
     }
 }
 
-/// The request context: Hummingbird's basics and the client's address for the access log.
+/// The request context: Hummingbird's basics, the client's address for the access log, and the connection's event
+/// loop for the request's timer.
 struct PostServerRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The client's address, `-` when the socket has none.
     let remote: String
+    /// The event loop of the request's connection.
+    let eventLoop: any EventLoop
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         remote = source.channel.remoteAddress?.ipAddress ?? "-"
+        eventLoop = source.channel.eventLoop
     }
+}
+
+/// A flag raised once, from any thread.
+private final class ManagedFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .relaxed) }
+
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

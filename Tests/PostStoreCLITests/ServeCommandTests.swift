@@ -47,9 +47,21 @@ import Testing
         )
         let client = RawHTTPClient(port: port)
         try await client.waitUntilListening()
+        // The signal comes once every answer has begun to arrive: each request is then in flight, not waiting to
+        // be accepted (a connection the server has not accepted yet is refused by a stop, as it should be).
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        let request = Data("GET /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         let answers = try await withThrowingTaskGroup(of: RawHTTPClient.Answer.self) { group in
-            for _ in 0..<4 { group.addTask { try await client.send("GET", "/posts") } }
-            try await Task.sleep(for: .milliseconds(20))
+            for _ in 0..<4 {
+                group.addTask {
+                    try RawHTTPClient.parse(try await client.exchange(request) { starting.yield() })
+                }
+            }
+            var begun = 0
+            for await _ in started {
+                begun += 1
+                if begun == 4 { break }
+            }
             control.send(SIGINT)
             return try await group.reduce(into: []) { $0.append($1) }
         }

@@ -229,13 +229,18 @@ struct SQLiteQueryPlanTests {
     @Test("values are bound, never spliced: the SQL depends only on the query's shape")
     func sqlDependsOnShapeOnly() {
         let first = SQLiteQueryPlan(
-            PostQuery(ids: [1], search: "'; DROP", limit: 3),
+            PostQuery(ids: [1, 7], search: "'; DROP", limit: 3),
             usingSearchIndex: true
         )
         let second = SQLiteQueryPlan(PostQuery(ids: [2, 3], search: "hello world", limit: 9), usingSearchIndex: true)
         #expect(!first.sql.contains("DROP"))
         #expect(first.sql.components(separatedBy: "poststore_matches").count == 2)
         #expect(second.sql == first.sql)
+        // One id or user is compared as it is, bound too.
+        let one = SQLiteQueryPlan(PostQuery(ids: [12_345], userIds: [678]), usingSearchIndex: true)
+        #expect(one.sql.contains("posts.id = ?") && one.sql.contains("posts.user_id = ?"))
+        #expect(!one.sql.contains("12345") && !one.sql.contains("678"))
+        #expect(one.sql == SQLiteQueryPlan(PostQuery(ids: [1], userIds: [2]), usingSearchIndex: true).sql)
         let many = SQLiteQueryPlan(
             PostQuery(search: (0..<1500).map { "t\($0)" }.joined(separator: " ")),
             usingSearchIndex: true

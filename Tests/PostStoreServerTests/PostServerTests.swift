@@ -147,23 +147,21 @@ import Testing
             )
             let answer = try? RawHTTPClient.parse(hugeHeader)
             #expect(answer == nil || answer!.status == 431 || answer!.status == 400, "\(String(describing: answer))")
-            // A client that connects and sends nothing is closed after the idle timeout.
-            let started = ContinuousClock.now
-            let silent = try await client.exchange(Data(), readTimeout: .seconds(10))
-            #expect(silent.isEmpty && ContinuousClock.now - started < .seconds(5))
+            // A client that connects and sends nothing is closed after the idle timeout (a read that times out
+            // first throws; how soon the server closes is not timed: the machine may be busy).
+            let silent = try await client.exchange(Data(), readTimeout: .seconds(60))
+            #expect(silent.isEmpty)
             #expect(await store.count() == 120)
         }
     }
 
+    /// A store that never answers: the request timeout is the only way out, so the answer proves it worked.
     @Test func theRequestTimeoutIsA503() async throws {
-        let store = SlowStore(delay: .seconds(5))
         var configuration = PostServerConfiguration()
         configuration.requestTimeout = .milliseconds(200)
-        try await RunningServer.with(store, configuration: configuration) { client in
-            let started = ContinuousClock.now
+        try await RunningServer.with(SlowStore(delay: .seconds(3600)), configuration: configuration) { client in
             let answer = try await client.send("GET", "/posts")
             #expect(answer.status == 503 && answer.text.contains("did not answer within"))
-            #expect(ContinuousClock.now - started < .seconds(4))
         }
     }
 

@@ -60,7 +60,16 @@ public struct RawHTTPClient: Sendable {
     }
 
     /// Writes raw bytes on a new connection and reads until the server closes it.
-    public func exchange(_ request: Data, readTimeout: Duration = .seconds(30)) async throws -> Data {
+    ///
+    /// - Parameters:
+    ///   - request: The bytes to send.
+    ///   - readTimeout: How long one read may wait; longer throws.
+    ///   - onFirstBytes: Called once the first bytes of the answer have arrived (on the reading thread).
+    public func exchange(
+        _ request: Data,
+        readTimeout: Duration = .seconds(30),
+        onFirstBytes: @escaping @Sendable () -> Void = {}
+    ) async throws -> Data {
         let port = port
         return try await onOwnThread {
             let socket = try Self.connect(port: port)
@@ -84,6 +93,7 @@ public struct RawHTTPClient: Sendable {
                     if errno == ECONNRESET { break }
                     throw Failure(description: "read failed: errno \(errno)")
                 }
+                if received.isEmpty { onFirstBytes() }
                 received.append(contentsOf: buffer[0..<count])
             }
             return received
