@@ -74,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("request-timeout"),
         parsing: .unconditional,
-        help: "Seconds the store may take to answer a request (then 503)."
+        help: "Seconds a request's body may take to arrive and the store to answer it (then 408 or 503)."
     )
     var requestTimeout: Double = 30
 

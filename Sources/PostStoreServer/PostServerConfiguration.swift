@@ -50,9 +50,11 @@ public struct PostServerConfiguration: Sendable, Hashable {
     public var maximumConnections: Int
     /// The most bytes of a request's header fields together; more closes the connection with a 431.
     public var maximumHeaderBytes: Int
-    /// How long a connection may stay idle (no request coming in) before the server closes it.
+    /// How long a connection may stay idle (no request coming in, or a request's head not yet whole) before the
+    /// server closes it.
     public var idleTimeout: Duration
-    /// How long the store may take to answer one request; longer is a 503.
+    /// How long a request's body may take to arrive and the store to answer it; longer is a 408 while the body has
+    /// not arrived (the connection is then closed), else a 503.
     public var requestTimeout: Duration
     /// How long a stop (SIGINT, SIGTERM) waits for requests in flight before it cancels them.
     public var shutdownTimeout: Duration

@@ -21,21 +21,26 @@ struct PostServerResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
-        var request = request
-        var answer: APIResponse
-        do {
-            let body = try await collectBody(of: &request)
-            let apiRequest = APIRequest(
-                method: request.method,
-                path: request.uri.path,
-                query: request.uri.query,
-                headers: request.headers,
-                body: body,
-                origin: request.head.authority.map { "http://\($0)" } ?? defaultOrigin
-            )
-            answer = await withinRequestTimeout(on: context.eventLoop) { await api.respond(to: apiRequest) }
-        } catch let error as APIError {
-            answer = error.response
+        let origin = request.head.authority.map { "http://\($0)" } ?? defaultOrigin
+        // The body is read within the timeout too: a client that sends it slowly cannot hold the connection.
+        var answer = await withinRequestTimeout(on: context.eventLoop) { [api] bodyRead in
+            do {
+                let body = try await collectBody(of: request)
+                bodyRead.raise()
+                let apiRequest = APIRequest(
+                    method: request.method,
+                    path: request.uri.path,
+                    query: request.uri.query,
+                    headers: request.headers,
+                    body: body,
+                    origin: origin
+                )
+                return await api.respond(to: apiRequest)
+            } catch let error as APIError {
+                return error.response
+            } catch {
+                return APIError(.badRequest, "The request's body could not be read.").response
+            }
         }
         addCORS(to: &answer, request)
         var body = answer.body
@@ -72,28 +77,30 @@ struct PostServerResponder: HTTPResponder {
 
     /// The request's body, refused with a 413 when it is longer than the limit (by its `Content-Length` before a
     /// byte is read).
-    private func collectBody(of request: inout Request) async throws -> [UInt8] {
+    private func collectBody(of request: Request) async throws -> [UInt8] {
         let limit = configuration.maximumBodyBytes
         let tooLarge = APIError(.contentTooLarge, "The body is larger than the limit of \(limit) bytes.")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
         do {
-            return Array(buffer: try await request.collectBody(upTo: limit))
+            return Array(buffer: try await request.body.collect(upTo: limit))
         } catch is NIOTooManyBytesError {
             throw tooLarge
         }
     }
 
-    /// The API's answer, or a 503 when it takes longer than the request timeout: the work is then cancelled (a
-    /// store that does not stop at once is waited for, and its answer dropped).
+    /// The answer `work` makes, or, when it takes longer than the request timeout, a 408 if the body had not
+    /// arrived whole by then (`work` raises the flag it is given once it has), else a 503: the work is then cancelled
+    /// (a store that does not stop at once is waited for, and its answer dropped).
     ///
     /// The timer is one of the event loop's, cancelled when the answer comes in time: a `Task.sleep` raced against
     /// the work would keep its timer (and hundreds of bytes) until the deadline, for every request answered.
     private func withinRequestTimeout(
         on eventLoop: any EventLoop,
-        _ body: @escaping @Sendable () async -> APIResponse
+        _ work: @escaping @Sendable (ManagedFlag) async -> APIResponse
     ) async -> APIResponse {
         let timeout = configuration.requestTimeout
-        let work = Task { await body() }
+        let bodyRead = ManagedFlag()
+        let work = Task { await work(bodyRead) }
         let timedOut = ManagedFlag()
         let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             timedOut.raise()
@@ -105,10 +112,14 @@ struct PostServerResponder: HTTPResponder {
             work.cancel()
         }
         timer.cancel()
-        guard !timedOut.isRaised else {
-            return APIError(.serviceUnavailable, "The store did not answer within \(timeout); try again.").response
+        guard timedOut.isRaised else { return answer }
+        guard bodyRead.isRaised else {
+            var headers = HTTPFields()
+            headers[.connection] = "close"
+            return APIError(.requestTimeout, "The request's body did not arrive within \(timeout).", headers: headers)
+                .response
         }
-        return answer
+        return APIError(.serviceUnavailable, "The store did not answer within \(timeout); try again.").response
     }
 
     private func addCORS(to answer: inout APIResponse, _ request: Request) {
@@ -162,7 +173,7 @@ struct PostServerRequestContext: RequestContext {
 }
 
 /// A flag raised once, from any thread.
-private final class ManagedFlag: Sendable {
+final class ManagedFlag: Sendable {
     private let raised = Atomic<Bool>(false)
 
     func raise() { raised.store(true, ordering: .relaxed) }

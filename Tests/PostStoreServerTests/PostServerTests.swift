@@ -151,6 +151,9 @@ import Testing
             // first throws; how soon the server closes is not timed: the machine may be busy).
             let silent = try await client.exchange(Data(), readTimeout: .seconds(60))
             #expect(silent.isEmpty)
+            // So is one whose request head stops half-way.
+            let halfHead = try await client.exchange(Data("GET /posts HTTP/1.1\r\nHo".utf8), readTimeout: .seconds(60))
+            #expect(halfHead.isEmpty)
             #expect(await store.count() == 120)
         }
     }
@@ -162,6 +165,19 @@ import Testing
         try await RunningServer.with(SlowStore(delay: .seconds(3600)), configuration: configuration) { client in
             let answer = try await client.send("GET", "/posts")
             #expect(answer.status == 503 && answer.text.contains("did not answer within"))
+        }
+    }
+
+    /// A body that stops coming is a 408 once the request timeout has passed, and the connection is closed.
+    @Test func aSlowBodyIsA408() async throws {
+        var configuration = PostServerConfiguration(allowsWrites: true)
+        configuration.requestTimeout = .milliseconds(300)
+        let store = InMemoryPostStore()
+        try await RunningServer.with(store, configuration: configuration) { client in
+            let head = "POST /posts HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"userId\": 1,"
+            let answer = try RawHTTPClient.parse(try await client.exchange(Data(head.utf8), readTimeout: .seconds(60)))
+            #expect(answer.status == 408 && answer.header("connection") == "close", "\(answer)")
+            #expect(await store.count() == 0)
         }
     }
 
