@@ -119,9 +119,10 @@ struct ServeCommand: AsyncParsableCommand {
             var logger = Logger(label: "poststore.serve")
             logger.logLevel = .warning
             try await PostServer(store: store, configuration: configuration, logger: logger).run { host, port in
-                Output.error("poststore: serving \(spec) at http://\(host):\(port)/posts (\(mode)); Ctrl-C stops.")
+                let address = PostServer.hostAndPort(host, port)
+                Output.error("poststore: serving \(spec) at http://\(address)/posts (\(mode)); Ctrl-C stops.")
             }
-            Output.error("poststore: stopped; every request in flight was answered.")
+            Output.error("poststore: stopped (requests in flight had up to 10 seconds to finish).")
         }
     }
 

@@ -32,14 +32,21 @@ enum EntityTag {
     /// Whether the request's `If-None-Match` names `tag` (or its compressed form), or, when `orAnything`, is `*`:
     /// weak comparison, as RFC 9110 says for this header (a `W/` prefix is ignored).
     static func isMatched(by request: APIRequest, tag: String, orAnything: Bool = true) -> Bool {
+        match(in: request, tag: tag, orAnything: orAnything) != nil
+    }
+
+    /// The tag of the request's `If-None-Match` that names `tag` — `tag` itself or its compressed form, which a
+    /// `304` sends back as the client's representation's tag — or `tag` for a matching `*`; `nil` when none does.
+    static func match(in request: APIRequest, tag: String, orAnything: Bool = true) -> String? {
         let candidates = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
         let gzipTag = compressed(tag)
-        return candidates.contains { candidate in
+        for candidate in candidates {
             var candidate = candidate.trimmingWhitespace()
-            if candidate == "*" { return orAnything }
+            if candidate == "*", orAnything { return tag }
             if candidate.hasPrefix("W/") { candidate = candidate.dropFirst(2) }
-            return candidate == tag || candidate == gzipTag
+            if candidate == tag || candidate == gzipTag { return String(candidate) }
         }
+        return nil
     }
 
     private static func selection(of request: APIRequest) -> String {

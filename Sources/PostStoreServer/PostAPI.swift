@@ -46,7 +46,7 @@ struct PostAPI: Sendable {
     private func route(_ request: APIRequest) async throws -> APIResponse {
         let resource = try Self.resource(at: request.path)
         let method = request.method
-        let allowed = allowedMethods(for: resource)
+        let allowed = Self.allowedMethods(for: resource, writes: allowsWrites)
         switch (resource, method) {
         case (_, .options):
             var headers = HTTPFields()
@@ -57,7 +57,7 @@ struct PostAPI: Sendable {
         case (.post(let id), .get), (.post(let id), .head):
             return try await post(id, request)
         case _ where !allowed.contains(method):
-            throw notAllowed(method, on: request.path, allowed: allowed)
+            throw notAllowed(method, on: request.path, resource: resource, allowed: allowed)
         case (.list, .post):
             return try await create(request)
         case (.post(let id), .put), (.post(let id), .patch):
@@ -65,12 +65,15 @@ struct PostAPI: Sendable {
         case (.post(let id), .delete):
             return try await delete(id, request)
         default:
-            throw notAllowed(method, on: request.path, allowed: allowed)
+            throw notAllowed(method, on: request.path, resource: resource, allowed: allowed)
         }
     }
 
     private static func resource(at path: String) throws(APIError) -> Resource {
-        let segments = path.split(separator: "/")
+        // Segments are percent-decoded as the query is (`/posts/%31` is `/posts/1`).
+        let segments = try path.split(separator: "/").map { segment throws(APIError) in
+            Substring(try QueryParameters.percentDecoded(segment, plusIsSpace: false))
+        }
         switch segments.count {
         case 1 where segments[0] == "posts":
             return .list(user: nil)
@@ -85,14 +88,14 @@ struct PostAPI: Sendable {
 
     private static func identifier(_ segment: Substring, _ what: String) throws(APIError) -> Int {
         guard let value = Int(segment) else {
-            throw APIError(.notFound, "No \(what) \"\(segment)\": ids are whole numbers.")
+            throw APIError(.notFound, "No \(what) \"\(segment)\": ids are whole numbers that fit in 64 bits.")
         }
         return value
     }
 
-    private func allowedMethods(for resource: Resource) -> [HTTPRequest.Method] {
+    private static func allowedMethods(for resource: Resource, writes: Bool) -> [HTTPRequest.Method] {
         let reads: [HTTPRequest.Method] = [.get, .head, .options]
-        guard allowsWrites else { return reads }
+        guard writes else { return reads }
         switch resource {
         case .list(user: nil): return reads + [.post]
         case .list: return reads
@@ -100,12 +103,17 @@ struct PostAPI: Sendable {
         }
     }
 
-    private func notAllowed(_ method: HTTPRequest.Method, on path: String, allowed: [HTTPRequest.Method]) -> APIError {
+    private func notAllowed(
+        _ method: HTTPRequest.Method,
+        on path: String,
+        resource: Resource,
+        allowed: [HTTPRequest.Method]
+    ) -> APIError {
         var headers = HTTPFields()
         headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
-        let isWrite = [.post, .put, .patch, .delete].contains(method)
+        let wouldBeAllowed = Self.allowedMethods(for: resource, writes: true).contains(method)
         let message =
-            isWrite && !allowsWrites
+            wouldBeAllowed && !allowsWrites
             ? "Writes are off: \(method.rawValue) \(path) needs a server started with --allow-writes."
             : "\(method.rawValue) is not allowed on \(path); it takes \(headers[.allow] ?? "")."
         return APIError(.methodNotAllowed, message, headers: headers)
@@ -153,9 +161,9 @@ struct PostAPI: Sendable {
     private func notModified(_ request: APIRequest) async throws -> APIResponse? {
         guard request.headers[.ifNoneMatch] != nil, let revision = try await store.revisionIfKept() else { return nil }
         let tag = EntityTag.tag(version: revision, request: request)
-        guard EntityTag.isMatched(by: request, tag: tag, orAnything: false) else { return nil }
+        guard let matched = EntityTag.match(in: request, tag: tag, orAnything: false) else { return nil }
         var headers = HTTPFields()
-        headers[.eTag] = tag
+        headers[.eTag] = matched
         headers[.cacheControl] = "no-cache"
         return APIResponse(status: .notModified, headers: headers)
     }

@@ -58,7 +58,7 @@ struct PostListRequest: Sendable, Equatable {
                     "_page does not combine with _start or _end; use _page with _limit, or _start with _end."
                 )
             }
-            let size = limit ?? 10
+            let size = limit ?? min(10, maximumLimit)
             let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: size)
             guard !overflow else { throw .badRequest("_page \(page) of \(size) posts is past any store's end.") }
             query.limit = size

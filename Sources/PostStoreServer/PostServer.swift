@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 public import Logging
@@ -73,7 +74,7 @@ public struct PostServer: Sendable {
             ),
             configuration: configuration,
             accessLog: configuration.accessLog.map(AccessLog.init),
-            defaultOrigin: "http://\(configuration.host):\(configuration.port)"
+            defaultOrigin: "http://\(Self.hostAndPort(configuration.host, configuration.port))"
         )
         let application = Application(
             responder: responder,
@@ -105,12 +106,25 @@ public struct PostServer: Sendable {
         do {
             try await ServiceGroup(configuration: group).run()
         } catch let error as IOError {
-            throw PostStoreError(
-                .invalidArgument,
-                "Cannot listen on \(configuration.host):\(configuration.port): \(error.description).",
-                cause: error
-            )
+            throw cannotListen(String(cString: strerror(error.errnoCode)).lowercased(), cause: error)
+        } catch let error as SocketAddressError {
+            throw cannotListen("\(configuration.host) is not an address of this machine", cause: error)
         }
+    }
+
+    /// The error for an address that cannot be listened on.
+    private func cannotListen(_ reason: String, cause: any Error & Sendable) -> PostStoreError {
+        PostStoreError(
+            .invalidArgument,
+            "Cannot listen on \(Self.hostAndPort(configuration.host, configuration.port)): \(reason); choose another "
+                + "--host or --port.",
+            cause: cause
+        )
+    }
+
+    /// `host:port`, an IPv6 address in brackets: the authority of a URL.
+    package static func hostAndPort(_ host: String, _ port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }
 

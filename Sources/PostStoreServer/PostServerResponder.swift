@@ -21,10 +21,17 @@ struct PostServerResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
-        let origin = request.head.authority.map { "http://\($0)" } ?? defaultOrigin
+        let authority = request.head.authority
+        let origin = authority.map { "http://\($0)" } ?? defaultOrigin
+        let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
         // The body is read within the timeout too: a client that sends it slowly cannot hold the connection.
         var answer = await withinRequestTimeout(on: context.eventLoop) { [api] bodyRead in
+            if !hasBody { bodyRead.raise() }
             do {
+                // The Host header goes into Link and Location: it must be a host and port, nothing else.
+                if let authority, !Self.isAuthority(authority) {
+                    throw APIError.badRequest("The Host header \"\(authority)\" is not a host name or address.")
+                }
                 let body = try await collectBody(of: request)
                 bodyRead.raise()
                 let apiRequest = APIRequest(
@@ -138,6 +145,21 @@ struct PostServerResponder: HTTPResponder {
                 request.headers[.accessControlRequestHeaders] ?? "Content-Type, If-None-Match"
             answer.headers[.accessControlMaxAge] = "600"
         }
+    }
+
+    /// Whether a `Host` header's value is a host and an optional port: letters, digits, `.`, `-`, `_`, `:` and the
+    /// brackets of an IPv6 address.
+    static func isAuthority(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                    UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                    true
+                default: false
+                }
+            }
     }
 
     /// Whether `Accept-Encoding` lists gzip (or `*`) with a weight above 0.

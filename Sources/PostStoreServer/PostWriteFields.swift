@@ -28,6 +28,15 @@ struct PostWriteFields: Sendable, Equatable {
             }
             throw .badRequest("The body must be a JSON object (a post's fields).")
         } catch {
+            // Foundation says "not valid JSON" also for a number that is not a whole one or does not fit in 64 bits
+            // (`5.5`, `1e30`): name the field when the JSON itself is valid.
+            if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+                let field = ["userId", "id"].first(where: { key in
+                    (object[key] as? NSNumber).map { Int(exactly: $0.doubleValue) == nil } ?? false
+                })
+            {
+                throw .badRequest("The field \"\(field)\" must be a whole number that fits in 64 bits.")
+            }
             throw .badRequest("The body is not valid JSON.")
         }
     }

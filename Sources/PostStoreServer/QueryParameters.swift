@@ -13,7 +13,7 @@ struct QueryParameters: Sendable {
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
             let (name, value) =
                 part.firstIndex(of: "=").map { (part[..<$0], part[part.index(after: $0)...]) } ?? (part, "")
-            pairs.append((try Self.decoded(name), try Self.decoded(value)))
+            pairs.append((try Self.percentDecoded(name), try Self.percentDecoded(value)))
         }
     }
 
@@ -39,18 +39,22 @@ struct QueryParameters: Sendable {
         return pairs.map(\.name).filter { seen.insert($0).inserted }
     }
 
-    private static func decoded(_ text: Substring) throws(APIError) -> String {
+    /// Text with its `%XX` escapes decoded, and `+` read as a space when `plusIsSpace` (a query's convention, not a
+    /// path's).
+    ///
+    /// - Throws: ``APIError`` (400) for a bad escape or bytes that are not UTF-8.
+    static func percentDecoded(_ text: Substring, plusIsSpace: Bool = true) throws(APIError) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             switch byte {
-            case UInt8(ascii: "+"):
+            case UInt8(ascii: "+") where plusIsSpace:
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
                 guard let high = iterator.next()?.hexDigitValue, let low = iterator.next()?.hexDigitValue else {
                     throw .badRequest(
-                        "The query has a bad escape in \"\(text)\": % must be followed by two hex digits."
+                        "A bad escape in \"\(text)\": % must be followed by two hex digits."
                     )
                 }
                 bytes.append(high << 4 | low)
@@ -59,7 +63,7 @@ struct QueryParameters: Sendable {
             }
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else {
-            throw .badRequest("The query's \"\(text)\" is not UTF-8 once decoded.")
+            throw .badRequest("\"\(text)\" is not UTF-8 once decoded.")
         }
         return decoded
     }

@@ -177,6 +177,29 @@ import Testing
         #expect(await store.count() == 25)
     }
 
+    @Test func pathsArePercentDecodedAndHugeIdsAreNoIds() async throws {
+        #expect(try decoded(await get(api(), "/posts?id=3")) == [Self.posts[2]])
+        #expect(await get(api(), "/posts/%33").status == .ok)
+        #expect(await get(api(), "/p%6fsts/3").status == .ok)
+        let huge = await get(api(), "/posts/99999999999999999999")
+        #expect(huge.status == .notFound && String(decoding: huge.body, as: UTF8.self).contains("fit in 64 bits"))
+        #expect(await get(api(), "/posts/%zz").status == .badRequest)
+    }
+
+    @Test func aWriteTheRouteNeverTakesIsNotBlamedOnTheWriteSwitch() async {
+        let answer = await send(api(), .post, "/posts/1", "{}")
+        #expect(answer.status == .methodNotAllowed)
+        #expect(!String(decoding: answer.body, as: UTF8.self).contains("--allow-writes"))
+    }
+
+    @Test func aNumberThatIsNoWholeOneIsNamed() async throws {
+        for body in [#"{"userId": 5.5}"#, #"{"userId": 99999999999999999999}"#] {
+            let answer = await send(api(writes: true), .patch, "/posts/1", body)
+            let message = try? JSONDecoder().decode([String: String].self, from: Data(answer.body))["error"]
+            #expect(answer.status == .badRequest && message?.contains("\"userId\" must be a whole number") == true)
+        }
+    }
+
     @Test func optionsTellsTheMethods() async {
         let answer = await api(writes: true).respond(to: APIRequest(method: .options, path: "/posts/1"))
         #expect(answer.status == .noContent && answer.headers[.allow] == "GET, HEAD, OPTIONS, PUT, PATCH, DELETE")

@@ -56,6 +56,10 @@ import Testing
         #expect(sized.query.limit == 7 && sized.query.offset == 7)
     }
 
+    @Test func theDefaultPageIsNoLargerThanTheMaximumLimit() throws {
+        #expect(try request("_page=1", maximumLimit: 5).query.limit == 5)
+    }
+
     @Test func slicesTakeStartWithEndOrLimit() throws {
         let ended = try request("_start=5&_end=8")
         #expect(ended.query.offset == 5 && ended.query.limit == 3 && ended.isWindowed && ended.page == nil)

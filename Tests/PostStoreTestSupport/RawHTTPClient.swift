@@ -43,7 +43,7 @@ public struct RawHTTPClient: Sendable {
     /// - Parameters:
     ///   - method: The method.
     ///   - target: The path and query.
-    ///   - headers: Extra header fields (`Host` and `Connection: close` are always sent).
+    ///   - headers: Extra header fields (`Connection: close` is always sent, and `Host` unless given).
     ///   - body: The body; its `Content-Length` is sent with it.
     public func send(
         _ method: String = "GET",
@@ -51,7 +51,8 @@ public struct RawHTTPClient: Sendable {
         headers: [String: String] = [:],
         body: Data? = nil
     ) async throws -> Answer {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\nConnection: close\r\n"
+        if headers["Host"] == nil { head += "Host: 127.0.0.1:\(port)\r\n" }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         let request = Data((head + "\r\n").utf8) + (body ?? Data())

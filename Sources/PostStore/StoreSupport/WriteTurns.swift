@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Gives writes their turns, first come first served: an asynchronous lock, held across suspensions (an actor is
 /// not: it lets another call in at each `await`).
@@ -7,14 +7,32 @@ import Synchronization
 /// waiting there at most the lock timeout, which is for other processes' writes); `poststore serve` orders its
 /// writes that read before they write (a `POST` choosing a new id). A write whose task is cancelled while it waits
 /// for its turn stops waiting with `CancellationError`.
-package final class WriteTurns: Sendable {
+///
+/// Its state is guarded by an `NSLock`, not `Synchronization.Mutex`: on Linux the thread sanitizer (scripts/tsan.sh)
+/// does not see a contended `Mutex` lock (the standard library is not instrumented) and reports the accesses it
+/// orders as races, while an `NSLock` is a pthread mutex, which it intercepts.
+package final class WriteTurns: @unchecked Sendable {
+    // @unchecked: `current` is read and written only inside `state.withLock`, which holds `lock` throughout.
     private struct State {
         var isTaken = false
         var waiting: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
         var lastId = 0
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var current = State()
+    private var state: Guard { Guard(turns: self) }
+
+    /// `withLock` over `current`, as `Mutex` spells it.
+    private struct Guard {
+        let turns: WriteTurns
+
+        func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+            turns.lock.lock()
+            defer { turns.lock.unlock() }
+            return body(&turns.current)
+        }
+    }
 
     /// No turn taken.
     package init() {}
