@@ -10,6 +10,8 @@ struct StoreOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "\(StoreSpec.spellings), or a path ending in \(StoreSpec.fileExtensions).",
+            discussion: "Default: $POSTSTORE_STORE, else $XDG_DATA_HOME/poststore/posts.sqlite "
+                + "(~/.local/share/poststore/posts.sqlite).",
             valueName: "spec"
         )
     )
