@@ -88,6 +88,27 @@ public protocol PostStoreProtocol: Sendable {
     @discardableResult
     func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary
 
+    /// Applies a change set and a stream as ``apply(_:streaming:)`` does, and reports the store's own phases of the
+    /// work to a progress display: the stream's reader reports its own reading.
+    ///
+    /// The default implementation reads the whole stream first, then reports one ``WorkProgress/Phase/writing``
+    /// phase around ``apply(_:)``. An engine that writes as it reads reports only what follows the reading (such as
+    /// building the search index, or pruning). Updates come in the calling task, in order, each phase ending with a
+    /// finished update; none comes after the method returns or throws.
+    ///
+    /// - Parameters:
+    ///   - changes: The change set.
+    ///   - upserts: More posts to upsert.
+    ///   - progress: Called with each update.
+    /// - Returns: As ``apply(_:)``.
+    /// - Throws: As ``apply(_:streaming:)``.
+    @discardableResult
+    func apply(
+        _ changes: PostChangeSet,
+        streaming upserts: PostStream,
+        progress: @escaping @Sendable (WorkProgress) -> Void
+    ) async throws -> WriteSummary
+
     /// Works out what ``apply(_:streaming:)`` would do, and writes nothing: a dry run of a streamed write.
     ///
     /// - Parameters:
@@ -162,6 +183,22 @@ extension PostStoreProtocol {
 
     public func preview(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
         try await preview(changes.appendingUpserts(from: upserts))
+    }
+
+    @discardableResult
+    public func apply(
+        _ changes: PostChangeSet,
+        streaming upserts: PostStream,
+        progress: @escaping @Sendable (WorkProgress) -> Void
+    ) async throws -> WriteSummary {
+        let all = try changes.appendingUpserts(from: upserts)
+        let writing = WorkProgress(phase: .writing, completed: 0, total: all.upserts.count)
+        progress(writing)
+        let summary = try await apply(all)
+        var written = writing
+        written.completed = all.upserts.count
+        progress(written.finished)
+        return summary
     }
 
     /// Inserts new posts and replaces changed ones by applying a change set of upserts.

@@ -49,6 +49,11 @@ enum InterruptHandler {
         pathsToRemove.store(Int(bitPattern: paths), ordering: .sequentiallyConsistent)
     }
 
+    /// Tells the handler whether a progress display's live line is on screen: it erases one before its own line.
+    @Sendable static func progressLine(shown: Bool) {
+        progressLineIsShown.store(shown, ordering: .sequentiallyConsistent)
+    }
+
     /// Makes the handler delete nothing again.
     static func removeNothingOnInterrupt() {
         pathsToRemove.store(0, ordering: .sequentiallyConsistent)
@@ -59,6 +64,9 @@ enum InterruptHandler {
 /// ``InterruptHandler/removeOnInterrupt(files:lockFile:folder:)`` made. An atomic integer, so the handler (which may
 /// run on any thread) reads a whole address without a lock.
 private let pathsToRemove = Atomic<Int>(0)
+
+/// Whether a progress line without its line break is on standard error (see ``InterruptHandler/progressLine(shown:)``).
+private let progressLineIsShown = Atomic<Bool>(false)
 
 /// Deletes what ``pathsToRemove`` names, writes `line`, then ends the process by the signal with its default action.
 /// A global function, not a method: a signal handler is a C function pointer and may not capture even a type.
@@ -72,6 +80,11 @@ private func stop(_ signalNumber: Int32, _ line: StaticString) {
         if count >= 2, rmdir(paths[count - 1]!) != 0 {
             close(open(paths[count - 2]!, O_WRONLY | O_CREAT, 0o644))
         }
+    }
+    if progressLineIsShown.load(ordering: .sequentiallyConsistent) {
+        // Back to the line's start and erase it (ECMA-48 EL 0), so the message replaces the progress line.
+        let erase: StaticString = "\r\u{1B}[K"
+        _ = write(STDERR_FILENO, erase.utf8Start, erase.utf8CodeUnitCount)
     }
     _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)
     signal(signalNumber, SIG_DFL)

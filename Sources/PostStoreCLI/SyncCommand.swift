@@ -87,6 +87,8 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print nothing to standard error on success.")
     var quiet = false
 
+    @OptionGroup var progressOptions: ProgressOptions
+
     /// The longest `--timeout`: a day (a longer one would also overflow the milliseconds it is kept in).
     private static let maximumTimeout: Double = 86_400
     /// The most `--retries`: far more than helps, far below what would overflow a count of attempts.
@@ -124,29 +126,44 @@ struct SyncCommand: AsyncParsableCommand {
             } else {
                 try StoreOptions.checkFolder(of: spec)
             }
-            let progress = ProgressDisplay(enabled: !quiet && Output.standardErrorIsTerminal)
+            let sourceName = (source.isFile && source.description == "-" ? "standard input" : source.description)
+                .withVisibleControls
+            let progress = progressOptions.display(quiet: quiet) { phase in
+                switch phase {
+                case .downloading: "Downloading \(sourceName)"
+                case .reading: "Reading \(sourceName)"
+                default: ProgressDisplay.defaultLabel(phase)
+                }
+            }
             let report: SyncReport
             do {
                 report = try await sync(into: spec, from: source, progress: progress)
-            } catch let error as PostStoreError {
-                progress.finish()
-                switch error.code {
-                case .tooManyDeletions:
-                    // The library's advice ends "or lift the deletion limit."; here the flag that lifts it is named.
-                    let advice = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
-                    throw PostStoreError(.tooManyDeletions, advice + " (--force).", cause: error)
-                case .sourceNotFound where !source.isFile:
-                    // A URL that answers 404 is an unavailable source to a script (69); 66 is for missing files.
-                    throw PostStoreError(.sourceUnavailable, error.message, path: error.path, cause: error)
-                default:
-                    throw error
-                }
+            } catch {
+                // The error's line starts where the live line was.
+                progress.clear()
+                throw Self.advice(for: error, source: source)
             }
-            progress.finish()
+            progress.clear()
             switch format {
             case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
             case .text: Output.line(Self.text(report, store: spec).withVisibleControls)
             }
+        }
+    }
+
+    /// The error a failed sync reports: the library's, with this command's advice where it differs.
+    private static func advice(for error: any Error, source: PostStoreConfiguration.Source) -> any Error {
+        guard let error = error as? PostStoreError else { return error }
+        switch error.code {
+        case .tooManyDeletions:
+            // The library's advice ends "or lift the deletion limit."; here the flag that lifts it is named.
+            let advice = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+            return PostStoreError(.tooManyDeletions, advice + " (--force).", cause: error)
+        case .sourceNotFound where !source.isFile:
+            // A URL that answers 404 is an unavailable source to a script (69); 66 is for missing files.
+            return PostStoreError(.sourceUnavailable, error.message, path: error.path, cause: error)
+        default:
+            return error
         }
     }
 

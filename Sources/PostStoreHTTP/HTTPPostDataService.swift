@@ -149,6 +149,7 @@ public struct HTTPPostDataService: PostDataService {
     // MARK: - Fetching
 
     private func fetchWholeList(_ request: PostFetchRequest) async throws -> PostStreamResult {
+        request.progress(.working(WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: 0)))
         let (response, body) = try await get(
             url,
             etag: request.etag,
@@ -159,7 +160,9 @@ public struct HTTPPostDataService: PostDataService {
         let posts = try decode(body, from: url)
         let total = response.headerFields.totalCount
         try checkTotal(total, fetched: posts.count)
-        request.progress(.pageFetched(page: 1, posts: posts.count, fetchedSoFar: posts.count, expectedTotal: total))
+        request.progress(
+            .working(WorkProgress(phase: .downloading, completed: posts.count, pages: 1, bytes: body.count).finished)
+        )
         return .posts(PostStream(posts), etag: response.headerFields[.eTag], pages: 1)
     }
 
@@ -170,6 +173,8 @@ public struct HTTPPostDataService: PostDataService {
         var nextURL: URL? = Self.pageURL(url, page: 1, size: pageSize)
         var page = 0
         var receivedBytes = 0
+        var downloading = WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: 0)
+        request.progress(.working(downloading))
         while let pageURL = nextURL {
             page += 1
             let (response, body) = try await get(
@@ -196,18 +201,18 @@ public struct HTTPPostDataService: PostDataService {
             }
             posts += pagePosts
             expectedTotal = response.headerFields.totalCount ?? expectedTotal
-            request.progress(
-                .pageFetched(
-                    page: page,
-                    posts: pagePosts.count,
-                    fetchedSoFar: posts.count,
-                    expectedTotal: expectedTotal
-                )
+            downloading = WorkProgress(
+                phase: .downloading,
+                completed: posts.count,
+                total: expectedTotal,
+                pages: page,
+                bytes: receivedBytes
             )
             logger?.debug("Fetched page \(page) of \(source): \(pagePosts.count) posts.")
             if pagePosts.count < pageSize || expectedTotal.map({ posts.count >= $0 }) == true {
                 break
             }
+            request.progress(.working(downloading))
             if let links = response.headerFields.links(relativeTo: pageURL), !links.links.isEmpty {
                 nextURL = links.next
             } else {
@@ -218,6 +223,7 @@ public struct HTTPPostDataService: PostDataService {
             }
         }
         try checkTotal(expectedTotal, fetched: posts.count)
+        request.progress(.working(downloading.finished))
         return .posts(PostStream(posts), etag: nil, pages: page)
     }
 

@@ -12,10 +12,25 @@ extension PostgresPostStore: PostStoreProtocol {
     /// the changed posts, one inserts the new ones and one deletes the pruned ones.
     @discardableResult
     public func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
+        try await apply(changes, streaming: upserts) { _ in }
+    }
+
+    /// Applies a change set and a stream as ``apply(_:streaming:)`` does, reporting the phases that follow the
+    /// stream's reading (the posts are copied as they are read, in the stream's own phase):
+    /// ``WorkProgress/Phase/writing`` (the changed and new posts, from the copy into the store's table),
+    /// ``WorkProgress/Phase/pruning`` and ``WorkProgress/Phase/indexing`` (when the search index is missing).
+    @discardableResult
+    public func apply(
+        _ changes: PostChangeSet,
+        streaming upserts: PostStream,
+        progress: @escaping @Sendable (WorkProgress) -> Void
+    ) async throws -> WriteSummary {
         try changes.validate()
         return try await write { session in
-            let summary = try await perform(changes, streaming: upserts, in: session, writing: true)
-            if keepsSearchIndex { try await PostgresSearchIndex(names: names).buildIfMissing(in: session) }
+            let summary = try await perform(changes, streaming: upserts, in: session, writing: true, progress: progress)
+            if keepsSearchIndex {
+                try await PostgresSearchIndex(names: names).buildIfMissing(in: session, progress: progress)
+            }
             if summary.changedAnything {
                 try await session.execute("UPDATE \(unescaped: names.syncState) SET etag = NULL WHERE etag IS NOT NULL")
                 try await countRevision(in: session)
@@ -45,7 +60,7 @@ extension PostgresPostStore: PostStoreProtocol {
         try changes.validate()
         return try await read { session in
             try await session.snapshot { session in
-                try await perform(changes, streaming: upserts, in: session, writing: false)
+                try await perform(changes, streaming: upserts, in: session, writing: false) { _ in }
             }
         }
     }
@@ -66,7 +81,8 @@ extension PostgresPostStore: PostStoreProtocol {
         _ changes: PostChangeSet,
         streaming upserts: PostStream,
         in session: PostgresSession,
-        writing: Bool
+        writing: Bool,
+        progress: (WorkProgress) -> Void
     ) async throws -> WriteSummary {
         // The batches name their table unqualified: the store's schema first, then the session's temporary tables.
         try await session.execute("SET LOCAL search_path TO \(unescaped: names.quotedSchema)")
@@ -140,6 +156,8 @@ extension PostgresPostStore: PostStoreProtocol {
             try changes.deletionLimit.check(deletions: summary.deleted, outOf: stored)
         }
         guard writing else { return summary }
+        let written = summary.updated + summary.inserted
+        if written > 0 { progress(WorkProgress(phase: .writing, completed: 0, total: written)) }
         if summary.updated > 0 {
             try await session.execute(
                 """
@@ -159,7 +177,9 @@ extension PostgresPostStore: PostStoreProtocol {
                 """
             )
         }
+        if written > 0 { progress(WorkProgress(phase: .writing, completed: written, total: written, isFinished: true)) }
         if summary.deleted > 0 {
+            if changes.prune { progress(WorkProgress(phase: .pruning, completed: 0, total: summary.deleted)) }
             try await session.execute("DELETE FROM \(unescaped: names.posts) WHERE id = ANY(\(deletions))")
             if changes.prune {
                 try await session.execute(
@@ -167,6 +187,9 @@ extension PostgresPostStore: PostStoreProtocol {
                     DELETE FROM \(unescaped: names.posts) p
                     WHERE NOT EXISTS (SELECT 1 FROM pg_temp.incoming i WHERE i.id = p.id)
                     """
+                )
+                progress(
+                    WorkProgress(phase: .pruning, completed: summary.deleted, total: summary.deleted, isFinished: true)
                 )
             }
         }

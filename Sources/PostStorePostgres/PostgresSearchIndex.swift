@@ -14,7 +14,10 @@ struct PostgresSearchIndex {
 
     /// Builds the index unless it exists; the caller holds the write lock, which keeps two writers from building it
     /// at once, and readers go on reading while it is built (`CREATE INDEX` takes a share lock).
-    func buildIfMissing(in session: PostgresSession) async throws {
+    ///
+    /// - Parameter progress: Told when the build starts and ends (``WorkProgress/Phase/indexing``, in rows): one
+    ///   `CREATE INDEX` has no steps to report in between.
+    func buildIfMissing(in session: PostgresSession, progress: (WorkProgress) -> Void = { _ in }) async throws {
         // The operator class is named with pg_trgm's schema: a write's search path is the store's schema alone.
         let rows = try await session.rows(
             """
@@ -31,6 +34,8 @@ struct PostgresSearchIndex {
             )
         }
         guard !isPresent else { return }
+        let rowCount = try await session.value("SELECT count(*) FROM \(unescaped: names.posts)", as: Int.self)
+        progress(WorkProgress(phase: .indexing, completed: 0, total: rowCount))
         // GIN builds in memory and merges: with 256 MB (PostgreSQL's default is 64) a million posts' index is built
         // in fewer, larger merges. For this transaction only.
         try await session.execute("SET LOCAL maintenance_work_mem = '256MB'")
@@ -40,5 +45,6 @@ struct PostgresSearchIndex {
             USING gin (search_text \(unescaped: trigramSchema).gin_trgm_ops)
             """
         )
+        progress(WorkProgress(phase: .indexing, completed: rowCount, total: rowCount, isFinished: true))
     }
 }

@@ -14,11 +14,24 @@ extension SQLitePostStore {
     /// one pass at the end (several times cheaper than adding the posts one by one).
     @discardableResult
     public func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
+        try await apply(changes, streaming: upserts) { _ in }
+    }
+
+    /// Applies a change set and a stream as ``apply(_:streaming:)`` does, reporting the phases that follow the
+    /// stream's reading: ``WorkProgress/Phase/indexing`` when posts go into an empty store (the index is built
+    /// after them) and ``WorkProgress/Phase/pruning``. The posts are written as the stream is read, in the stream's
+    /// own phase.
+    @discardableResult
+    public func apply(
+        _ changes: PostChangeSet,
+        streaming upserts: PostStream,
+        progress: @escaping @Sendable (WorkProgress) -> Void
+    ) async throws -> WriteSummary {
         try changes.validate()
         return try await write {
-            try rebuildSearchIndexIfStaleAndKept()
+            try rebuildSearchIndexIfStaleAndKept(progress: progress)
             var reader = try upserts.makeReader()
-            let summary = try perform(changes, streaming: &reader, writing: true)
+            let summary = try perform(changes, streaming: &reader, writing: true, progress: progress)
             if summary.changedAnything {
                 try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
                 try countRevision()
@@ -46,7 +59,7 @@ extension SQLitePostStore {
         return try read {
             try connection.readTransaction {
                 var reader = try upserts.makeReader()
-                return try perform(changes, streaming: &reader, writing: false)
+                return try perform(changes, streaming: &reader, writing: false) { _ in }
             }
         }
     }
@@ -73,8 +86,10 @@ extension SQLitePostStore {
     /// changes or deletes such a post, FTS5 notices the mismatch and that write rebuilds the index by itself.)
     ///
     /// - Throws: `PostStoreError`.
-    public func rebuildSearchIndex() async throws {
-        try await write { try searchIndex.rebuild() }
+    ///
+    /// - Parameter progress: Called as the index is built (``WorkProgress/Phase/indexing``, in rows).
+    public func rebuildSearchIndex(progress: @escaping @Sendable (WorkProgress) -> Void = { _ in }) async throws {
+        try await write { try rebuildSearchIndex(reporting: progress) }
     }
 
     // MARK: - Statements
@@ -87,7 +102,8 @@ extension SQLitePostStore {
     private func perform(
         _ changes: PostChangeSet,
         streaming reader: inout some PostReader,
-        writing: Bool
+        writing: Bool,
+        progress: (WorkProgress) -> Void
     ) throws -> WriteSummary {
         // An empty store needs no lookups, and its search index is built in one pass after the posts. (Counting
         // the posts would read the whole table; a 304 re-sync of a million posts would pay for it.)
@@ -147,12 +163,17 @@ extension SQLitePostStore {
         )
         summary.deleted = deleted.count
         if writing {
+            var pruning = WorkProgress(phase: .pruning, completed: 0, total: deleted.count)
+            if changes.prune, !deleted.isEmpty { progress(pruning) }
             for id in deleted {
                 // Present: the transaction began before `deletedIds` looked.
                 try delete(storedPost(id: id)!)
+                pruning.completed += 1
+                if changes.prune, pruning.completed % Self.pruningReportInterval == 0 { progress(pruning) }
             }
+            if changes.prune, !deleted.isEmpty { progress(pruning.finished) }
             if isBulkLoad, keepsSearchIndex, summary.inserted > 0 {
-                try searchIndex.rebuild()
+                try rebuildSearchIndex(reporting: progress)
             }
         }
         return summary
@@ -167,11 +188,24 @@ extension SQLitePostStore {
     /// Rebuilds a stale search index before a write of a store that keeps it, so the write's own index changes
     /// apply to a current index. (A store that does not keep it marks it stale at the end of a write that changed
     /// posts.)
-    private func rebuildSearchIndexIfStaleAndKept() throws(SQLiteError) {
+    private func rebuildSearchIndexIfStaleAndKept(progress: (WorkProgress) -> Void) throws(SQLiteError) {
         if keepsSearchIndex, try !searchIndex.isCurrent() {
-            try searchIndex.rebuild()
+            try rebuildSearchIndex(reporting: progress)
         }
     }
+
+    /// Rebuilds the search index inside the caller's write transaction, reporting each slice.
+    private func rebuildSearchIndex(reporting progress: (WorkProgress) -> Void) throws(SQLiteError) {
+        var last = WorkProgress(phase: .indexing, completed: 0)
+        try searchIndex.rebuild { indexed, total in
+            last = WorkProgress(phase: .indexing, completed: indexed, total: total)
+            if indexed < total { progress(last) }
+        }
+        progress(last.finished)
+    }
+
+    /// How many deletions a pruning phase makes between two reports.
+    private static let pruningReportInterval = 4096
 
     private func delete(_ stored: Post) throws(SQLiteError) {
         try connection.withStatement("DELETE FROM posts WHERE id = ?") { statement throws(SQLiteError) in

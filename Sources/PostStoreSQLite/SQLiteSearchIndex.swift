@@ -88,17 +88,54 @@ struct SQLiteSearchIndex {
         )
     }
 
-    /// Rebuilds the whole index from the posts table in one statement and marks it current; call inside a write
-    /// transaction.
-    func rebuild() throws(SQLiteError) {
+    /// How many posts one statement of ``rebuild(progress:)`` indexes: a slice small enough to report progress
+    /// several times a second, large enough that its own statements cost nothing measurable.
+    static let rebuildSliceSize = 10_000
+
+    /// Rebuilds the whole index from the posts table and marks it current; call inside a write transaction.
+    ///
+    /// The posts are indexed a slice of ids at a time, in id order, so that progress can be reported: the slices
+    /// add the same rows as one `INSERT … SELECT` would, in the same transaction (FTS5 keeps its pending rows
+    /// across the statements), at the same speed (see the benchmark of `Benchmarks/`).
+    ///
+    /// - Parameter progress: Called after each slice with the posts indexed so far and the posts in all.
+    func rebuild(progress: (_ indexed: Int, _ total: Int) -> Void = { _, _ in }) throws(SQLiteError) {
         try removeAll()
-        try connection.execute(
-            """
-            INSERT INTO posts_search (rowid, title, body)
-            SELECT id, \(SQLiteSearchFunction.indexTextName)(title), \(SQLiteSearchFunction.indexTextName)(body) FROM posts;
-            DELETE FROM poststore_settings WHERE key = 'search_index';
-            """
-        )
+        let total = try connection.withStatement("SELECT count(*) FROM posts") { statement throws(SQLiteError) in
+            _ = try statement.step()
+            return statement.int(at: 0)
+        }
+        let textFunction = SQLiteSearchFunction.indexTextName
+        var indexed = 0
+        // Each slice starts after the last id of the one before; the first at the smallest id there can be.
+        var after = Int.min
+        var from = ">="
+        progress(0, total)
+        while indexed < total {
+            // The next slice's last id and size: a walk of the primary key, which costs little next to the slice.
+            let slice = try connection.withStatement(
+                "SELECT max(id), count(*) FROM (SELECT id FROM posts WHERE id \(from) ? ORDER BY id LIMIT ?)"
+            ) { statement throws(SQLiteError) -> (last: Int, count: Int)? in
+                try statement.bind(after, Self.rebuildSliceSize)
+                _ = try statement.step()
+                return statement.isNull(at: 0) ? nil : (statement.int(at: 0), statement.int(at: 1))
+            }
+            guard let slice else { break }
+            try connection.withStatement(
+                """
+                INSERT INTO posts_search (rowid, title, body)
+                SELECT id, \(textFunction)(title), \(textFunction)(body) FROM posts WHERE id \(from) ? AND id <= ?
+                """
+            ) { statement throws(SQLiteError) in
+                try statement.bind(after, slice.last)
+                try statement.run()
+            }
+            indexed += slice.count
+            after = slice.last
+            from = ">"
+            progress(indexed, total)
+        }
+        try connection.execute("DELETE FROM poststore_settings WHERE key = 'search_index'")
     }
 
     private func write(_ sql: String, _ post: Post) throws(SQLiteError) {

@@ -86,7 +86,10 @@ public final class StubPostDataService: PostDataService {
         case .posts(_, let etag?, _) where honoursETag && request.etag.map { Array($0.utf8) } == Array(etag.utf8):
             return .notModified
         case .posts(let posts, let etag, let pages):
-            request.progress(.pageFetched(page: 1, posts: posts.count, fetchedSoFar: posts.count, expectedTotal: nil))
+            // Fetched as a real source's pages would be, all at once: a downloading phase that starts and ends.
+            let downloading = WorkProgress(phase: .downloading, completed: 0, total: posts.count, pages: 0)
+            request.progress(.working(downloading))
+            request.progress(.working(WorkProgress(phase: .downloading, completed: posts.count, pages: pages).finished))
             return .posts(PostStream(posts), etag: etag, pages: pages)
         case .notModified:
             return .notModified

@@ -9,6 +9,8 @@ final class DataReadableFile: ReadableFile {
         self.data = data
     }
 
+    var size: Int? { data.count }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let count = min(buffer.count, data.count - offset)
         let start = data.startIndex + offset

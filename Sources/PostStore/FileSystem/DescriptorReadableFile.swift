@@ -23,6 +23,13 @@ final class DescriptorReadableFile: ReadableFile {
         close(descriptor)
     }
 
+    /// The size of a regular file, from `fstat`; `nil` for anything else (a pipe, a device).
+    var size: Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             let count = readDescriptor(descriptor, buffer.baseAddress, buffer.count)

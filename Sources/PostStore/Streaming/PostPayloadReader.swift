@@ -42,6 +42,12 @@ final class PostPayloadReader: PostReader {
         buffer.deallocate()
     }
 
+    /// How many bytes of the payload the posts read so far took (their JSON and what came before it).
+    var bytesRead: Int { bufferOffset + start }
+
+    /// How many bytes the payload holds, when its file says.
+    var totalBytes: Int? { file.size }
+
     func nextBatch() throws -> [Post]? {
         guard !parser.isFinished else { return nil }
         var posts: [Post] = []

@@ -56,7 +56,9 @@ public struct SyncService: Sendable {
     ///
     /// - Parameters:
     ///   - options: Prune, its deletion limit, dry run, conditional requests.
-    ///   - progress: Called as pages arrive, requests are retried and posts are applied.
+    ///   - progress: Called as each phase advances (downloading or reading the posts, writing them, building the
+    ///     search index, pruning), when a request is retried, and when the sync is done: in this task, in order,
+    ///     and never after the sync returns or throws.
     /// - Returns: What the sync did (or would do, in a dry run).
     /// - Throws: ``PostStoreError``, and the store is left as it was: the data service's errors (`invalidData`,
     ///   `sourceNotFound`, `sourceUnavailable`, …), `tooManyDeletions` from the deletion limit, and the store's own;
@@ -98,10 +100,9 @@ public struct SyncService: Sendable {
             let counted = PostStream {
                 CountingPostReader(try stream.makeReader()) { count in
                     sent.withLock { $0 = count }
-                    progress(.applying(posts: count))
                 }
             }
-            let summary = try await apply(counted, sent: sent, etag: etag, options)
+            let summary = try await apply(counted, sent: sent, etag: etag, options, progress: progress)
             progress(.applied(summary))
             report = SyncReport(
                 source: source,
@@ -132,7 +133,8 @@ public struct SyncService: Sendable {
         _ posts: PostStream,
         sent: borrowing Mutex<Int>,
         etag: String?,
-        _ options: SyncOptions
+        _ options: SyncOptions,
+        progress: @escaping @Sendable (SyncProgress) -> Void
     ) async throws -> WriteSummary {
         // `fetched` and the counts are filled in by the store once it has read the stream.
         let changes = PostChangeSet(
@@ -143,7 +145,8 @@ public struct SyncService: Sendable {
         )
         do {
             return options.dryRun
-                ? try await store.preview(changes, streaming: posts) : try await store.apply(changes, streaming: posts)
+                ? try await store.preview(changes, streaming: posts)
+                : try await store.apply(changes, streaming: posts) { progress(.working($0)) }
         } catch let error as PostStoreError where error.code == .tooManyDeletions {
             let count = sent.withLock { $0 }
             throw PostStoreError(

@@ -76,8 +76,9 @@ public struct FilePostDataService: PostDataService {
                     cause: error
                 )
             }
-            return CountingPostReader(reader) { count in
-                request.progress(.pageFetched(page: 1, posts: count, fetchedSoFar: count, expectedTotal: nil))
+            let reading = WorkProgress(phase: .reading, completed: 0, bytes: 0, totalBytes: reader.totalBytes)
+            return ReportingPostReader(reader, phase: reading, bytesRead: { reader.bytesRead }) {
+                request.progress(.working($0))
             }
         }
         return .posts(stream, etag: nil, pages: 1)

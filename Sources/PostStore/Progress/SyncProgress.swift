@@ -1,0 +1,31 @@
+/// One step of a sync, reported as it happens, for example to draw a progress bar.
+///
+/// The callback that receives them is called in the sync's own task, in order, and never after the sync returned or
+/// threw. It should return quickly: the sync waits for it. To read them as an `AsyncSequence` instead, feed an
+/// `AsyncStream`:
+///
+/// ```swift
+/// let (updates, continuation) = AsyncStream.makeStream(of: SyncProgress.self, bufferingPolicy: .bufferingNewest(1))
+/// async let report = service.sync { continuation.yield($0) }
+/// for await update in updates { draw(update) }  // ends when the sync ends: see `finish()` below
+/// ```
+///
+/// (with `defer { continuation.finish() }` around the sync, or a `finish()` after it).
+public enum SyncProgress: Sendable, Hashable {
+    /// A phase of the sync advanced or finished: downloading or reading the posts, writing them, building the
+    /// search index, pruning.
+    case working(WorkProgress)
+
+    /// A request failed and will be tried again.
+    ///
+    /// - Parameters:
+    ///   - attempt: The number of the attempt that failed, from 1.
+    ///   - delay: How long the service waits before the next attempt.
+    ///   - reason: What went wrong, for a person.
+    case retrying(attempt: Int, delay: Duration, reason: String)
+
+    /// The sync finished; its report follows.
+    ///
+    /// - Parameter summary: What the sync did (or, in a dry run, would do) to the store.
+    case applied(WriteSummary)
+}
