@@ -71,13 +71,14 @@ import Testing
         #expect(result == .posts(posts, etag: nil, pages: 3))
         #expect(transport.requests.map(\.url?.query) == (1...3).map { "lang=en&_page=\($0)&_limit=10" })
         #expect(transport.requests.allSatisfy { $0.request.headerFields[.ifNoneMatch] == nil })
-        #expect(
-            events.withLock { $0 } == [
-                .pageFetched(page: 1, posts: 10, fetchedSoFar: 10, expectedTotal: nil),
-                .pageFetched(page: 2, posts: 10, fetchedSoFar: 20, expectedTotal: nil),
-                .pageFetched(page: 3, posts: 5, fetchedSoFar: 25, expectedTotal: nil),
-            ]
-        )
+        // A downloading phase: its start, each page but the last, and its end.
+        let progress = events.withLock { $0 }.compactMap { event -> WorkProgress? in
+            if case .working(let progress) = event { progress } else { nil }
+        }
+        #expect(progress.map(\.completed) == [0, 10, 20, 25])
+        #expect(progress.map(\.pages) == [0, 1, 2, 3])
+        #expect(progress.map(\.total) == [nil, nil, nil, 25])
+        #expect(progress.map(\.isFinished) == [false, false, false, true])
     }
 
     @Test func anExactMultipleEndsOnAnEmptyPageOrOnTheTotalCount() async throws {

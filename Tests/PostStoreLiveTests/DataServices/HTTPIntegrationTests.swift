@@ -42,14 +42,16 @@ import Testing
         let requests = fixture.server.requests
         #expect(requests.map(\.target) == (1...4).map { "/posts?lang=en&_page=\($0)&_limit=30" })
         #expect(requests.allSatisfy { $0.headers["if-none-match"] == nil })
-        #expect(
-            events.withLock { $0 } == [
-                .pageFetched(page: 1, posts: 30, fetchedSoFar: 30, expectedTotal: 100),
-                .pageFetched(page: 2, posts: 30, fetchedSoFar: 60, expectedTotal: 100),
-                .pageFetched(page: 3, posts: 30, fetchedSoFar: 90, expectedTotal: 100),
-                .pageFetched(page: 4, posts: 10, fetchedSoFar: 100, expectedTotal: 100),
-            ]
-        )
+        let progress = events.withLock { $0 }.compactMap { event -> WorkProgress? in
+            if case .working(let progress) = event { progress } else { nil }
+        }
+        // The total from X-Total-Count, the bytes growing page by page.
+        #expect(progress.map(\.completed) == [0, 30, 60, 90, 100])
+        #expect(progress.map(\.total) == [nil, 100, 100, 100, 100])
+        #expect(progress.map(\.pages) == [0, 1, 2, 3, 4])
+        #expect(progress.map(\.isFinished) == [false, false, false, false, true])
+        let bytes = progress.compactMap(\.bytes)
+        #expect(bytes.count == 5 && bytes.first == 0 && zip(bytes, bytes.dropFirst()).allSatisfy { $0 < $1 })
     }
 
     @Test func withoutPagingHeadersTheShortPageIsTheLast() async throws {

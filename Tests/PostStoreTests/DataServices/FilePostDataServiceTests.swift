@@ -86,15 +86,28 @@ struct FilePostDataServiceTests {
         }
     }
 
-    @Test("progress gets one page event holding every post")
-    func reportsOnePage() async throws {
+    @Test("progress reports a reading phase: its start, each batch, and its end with every post and byte")
+    func reportsAReadingPhase() async throws {
         let log = ProgressLog()
-        let service = FilePostDataService(
-            path: "-",
-            fileSystem: FailingFileSystem(standardInput: SamplePosts.json(Self.posts))
-        )
+        let payload = SamplePosts.json(Self.posts)
+        let service = FilePostDataService(path: "-", fileSystem: FailingFileSystem(standardInput: payload))
         _ = try await service.collectPosts(log.request())
-        #expect(log.events == [.pageFetched(page: 1, posts: 25, fetchedSoFar: 25, expectedTotal: nil)])
+        #expect(
+            log.events == [
+                .working(WorkProgress(phase: .reading, completed: 0, bytes: 0, totalBytes: payload.count)),
+                .working(WorkProgress(phase: .reading, completed: 25, bytes: payload.count, totalBytes: payload.count)),
+                .working(
+                    WorkProgress(
+                        phase: .reading,
+                        completed: 25,
+                        total: 25,
+                        bytes: payload.count,
+                        totalBytes: payload.count,
+                        isFinished: true
+                    )
+                ),
+            ]
+        )
     }
 
     @Test("a missing file is sourceNotFound, naming the path")
@@ -141,7 +154,7 @@ struct FilePostDataServiceTests {
         #expect(error?.message == "The input file's path is empty.")
     }
 
-    @Test("a bad payload is invalidData naming the file and the bad record, and reports no progress")
+    @Test("a bad payload is invalidData naming the file and the bad record; its reading phase never finishes")
     func badPayload() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
@@ -155,7 +168,7 @@ struct FilePostDataServiceTests {
         #expect(error?.message.contains(path) == true, "\(error?.message ?? "")")
         #expect(error?.message.contains(#"The post at index 1 (id 2): field "title" is missing."#) == true)
         #expect(error?.path == path, "the file involved, as sourceNotFound and ioFailure name it")
-        #expect(log.events.isEmpty)
+        #expect(log.events == [.working(WorkProgress(phase: .reading, completed: 0, bytes: 0, totalBytes: 86))])
     }
 
     @Test("a bad payload on standard input names standard input and the bad line")

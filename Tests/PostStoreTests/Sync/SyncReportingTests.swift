@@ -10,7 +10,7 @@ import Testing
 /// the report (timed on the injected clock, and its JSON) and one log entry. The sync scenarios on every engine are
 /// `SyncServiceTests`, in PostStoreLiveTests.
 @Suite struct SyncReportingTests {
-    @Test func progressReportsThePageThenApplyingThenApplied() async throws {
+    @Test func progressReportsDownloadingThenWritingThenApplied() async throws {
         let events = Mutex<[SyncProgress]>([])
         let source = StubPostDataService(posts: SamplePosts.make(count: 3))
         let service = SyncService(dataService: source, store: InMemoryPostStore(), clock: TestClock())
@@ -19,8 +19,10 @@ import Testing
 
         #expect(
             events.withLock { $0 } == [
-                .pageFetched(page: 1, posts: 3, fetchedSoFar: 3, expectedTotal: nil),
-                .applying(posts: 3),
+                .working(WorkProgress(phase: .downloading, completed: 0, total: 3, pages: 0)),
+                .working(WorkProgress(phase: .downloading, completed: 3, total: 3, pages: 1, isFinished: true)),
+                .working(WorkProgress(phase: .writing, completed: 0, total: 3)),
+                .working(WorkProgress(phase: .writing, completed: 3, total: 3, isFinished: true)),
                 .applied(WriteSummary(inserted: 3)),
             ]
         )

@@ -1,0 +1,150 @@
+import PostStore
+import PostStoreTesting
+import Synchronization
+import Testing
+
+@testable import PostStoreCLI
+
+/// The progress display against a fake terminal and a test clock: what a user sees, how often it is redrawn, and
+/// that it always fits.
+@Suite struct ProgressDisplayTests {
+    private static func display(_ terminal: FakeTerminal?, _ clock: TestClock) -> ProgressDisplay {
+        ProgressDisplay(terminal: terminal, clock: clock) { phase in
+            phase == .reading ? "Reading posts.json" : ProgressDisplay.defaultLabel(phase)
+        }
+    }
+
+    @Test func eachFinishedPhaseLeavesALineWithItsCountsAndTimeThenTheLiveLineFollows() {
+        let terminal = FakeTerminal(width: 120)
+        let clock = TestClock()
+        let display = Self.display(terminal, clock)
+        let size = 350 * 1024 * 1024
+        display.show(WorkProgress(phase: .reading, completed: 0, bytes: 0, totalBytes: size))
+        clock.advance(by: .seconds(2))
+        display.show(WorkProgress(phase: .reading, completed: 500_000, bytes: size / 2, totalBytes: size))
+        #expect(
+            terminal.lines == [
+                "Reading posts.json  [############------------]  500,000 posts  50%  175.0 MiB/350.0 MiB  "
+                    + "250.0k posts/s  2s left"
+            ]
+        )
+        clock.advance(by: .seconds(2))
+        display.show(WorkProgress(phase: .reading, completed: 1_000_000, bytes: size, totalBytes: size).finished)
+        display.show(WorkProgress(phase: .indexing, completed: 0, total: 1_000_000))
+        clock.advance(by: .seconds(4))
+        display.show(WorkProgress(phase: .indexing, completed: 250_000, total: 1_000_000))
+        #expect(
+            terminal.lines == [
+                "Reading posts.json: 1,000,000 posts, 350.0 MiB in 4.0 s",
+                "Building the search index  [######------------------]  250,000/1,000,000 rows  25%  62.5k rows/s  "
+                    + "12s left",
+            ]
+        )
+        clock.advance(by: .seconds(12))
+        display.show(WorkProgress(phase: .indexing, completed: 1_000_000, total: 1_000_000, isFinished: true))
+        #expect(
+            terminal.lines == [
+                "Reading posts.json: 1,000,000 posts, 350.0 MiB in 4.0 s",
+                "Building the search index: 1,000,000 rows in 16.0 s",
+                "",
+            ]
+        )
+    }
+
+    @Test func aPhaseIsRedrawnAtMostTenTimesASecondButItsEndIsAlwaysDrawn() {
+        let terminal = FakeTerminal(width: 100)
+        let clock = TestClock()
+        let display = Self.display(terminal, clock)
+        // 1,000 updates over one second, one a millisecond.
+        for completed in 0..<1000 {
+            display.show(WorkProgress(phase: .writing, completed: completed, total: 1000))
+            clock.advance(by: .milliseconds(1))
+        }
+        #expect(terminal.writes.count == 10)
+        display.show(WorkProgress(phase: .writing, completed: 1000, total: 1000, isFinished: true))
+        #expect(terminal.writes.count == 11)
+        #expect(terminal.lines == ["Writing posts: 1,000 posts in 1.0 s", ""])
+    }
+
+    @Test(arguments: [1, 2, 5, 10, 20, 30, 40, 60, 80, 100, 120, 200])
+    func everyLineFitsTheTerminalWithoutWrapping(width: Int) {
+        let terminal = FakeTerminal(width: width)
+        let clock = TestClock()
+        let display = ProgressDisplay(terminal: terminal, clock: clock) { phase in
+            "Reading /a/rather/long/path/to/a/folder/of/posts/\(phase)/比較的長いファイル名.json"
+        }
+        for phase in WorkProgress.Phase.allCases {
+            for step in 0...10 {
+                clock.advance(by: .milliseconds(700))
+                display.show(
+                    WorkProgress(
+                        phase: phase,
+                        completed: step * 123_457,
+                        total: 1_234_570,
+                        pages: step,
+                        bytes: step * 98_765_432,
+                        totalBytes: 987_654_320,
+                        isFinished: step == 10
+                    )
+                )
+            }
+        }
+        display.show(.retrying(attempt: 2, delay: .seconds(3), reason: "HTTP 503 Service Unavailable from the server"))
+        #expect(terminal.overflowed.isEmpty)
+        #expect(terminal.lines.count == WorkProgress.Phase.allCases.count + 1)
+    }
+
+    @Test func aResizedTerminalGetsLinesOfItsNewWidth() {
+        let terminal = FakeTerminal(width: 120)
+        let clock = TestClock()
+        let display = Self.display(terminal, clock)
+        display.show(WorkProgress(phase: .writing, completed: 10, total: 100))
+        let wide = terminal.lines.last ?? ""
+        terminal.resize(to: 40)
+        clock.advance(by: .seconds(1))
+        display.show(WorkProgress(phase: .writing, completed: 20, total: 100))
+        let narrow = terminal.lines.last ?? ""
+        #expect(ProgressLine.columns(wide) > 40)
+        #expect(ProgressLine.columns(narrow) <= 39 && narrow.hasPrefix("Writing posts"))
+        #expect(terminal.overflowed.isEmpty)
+    }
+
+    @Test func clearingErasesTheLiveLineSoAnErrorStartsAClean() {
+        let terminal = FakeTerminal(width: 80)
+        let clock = TestClock()
+        let shown = LineShownLog()
+        let display = ProgressDisplay(terminal: terminal, clock: clock, lineShown: shown.record)
+        display.show(WorkProgress(phase: .reading, completed: 10))
+        #expect(terminal.lines == ["Reading  10 posts"])
+        display.clear()
+        #expect(terminal.lines == [""])
+        #expect(shown.values == [true, false])
+        // Nothing on screen: clearing again writes nothing.
+        let writes = terminal.writes.count
+        display.clear()
+        #expect(terminal.writes.count == writes)
+    }
+
+    @Test func progressIsDrawnOnATerminalUnlessDumbOrQuietAndTheFlagsDecideWhenGiven() throws {
+        let unset = try ProgressOptions.parse([])
+        // The tests' standard error is not a terminal.
+        #expect(!unset.isEnabled(quiet: false, environment: ["TERM": "xterm-256color"]))
+        #expect(try ProgressOptions.parse(["--progress"]).isEnabled(quiet: true, environment: ["TERM": "dumb"]))
+        #expect(!(try ProgressOptions.parse(["--no-progress"]).isEnabled(quiet: false, environment: [:])))
+        #expect(!unset.display().isEnabled)
+    }
+
+    @Test func aRetryIsShownAtOnceWithItsReasonsControlsMadeVisible() {
+        let terminal = FakeTerminal(width: 100)
+        let display = Self.display(terminal, TestClock())
+        display.show(.retrying(attempt: 1, delay: .milliseconds(1500), reason: "HTTP 503\u{1B}[31m"))
+        #expect(terminal.lines == [#"Attempt 1 failed (HTTP 503\u{1B}[31m); retrying in 1.5 s..."#])
+    }
+}
+
+/// What a display told its `lineShown` callback, in order.
+private final class LineShownLog: Sendable {
+    private let storage = Mutex<[Bool]>([])
+    var values: [Bool] { storage.withLock { $0 } }
+    @Sendable func record(_ shown: Bool) { storage.withLock { $0.append(shown) } }
+}
