@@ -33,6 +33,8 @@ struct CopyCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "On failure, print the error code and its cause too.")
     var verbose = false
 
+    @OptionGroup var progressOptions: ProgressOptions
+
     func run() async throws {
         let from = try StoreSpec(option: fromStore)
         let to = try StoreSpec(option: toStore)
@@ -40,8 +42,23 @@ struct CopyCommand: AsyncParsableCommand {
         try await Failure.report(verbose: verbose) {
             try StoreOptions.checkFolder(of: to)
             let source = try await StoreOptions.store(from, openMode: .openExisting)
-            let posts = try await source.query(.all)
-            let summary = try await Self.write(posts, into: to)
+            let fromName = from.description.withVisibleControls
+            let progress = progressOptions.display { phase in
+                phase == .reading ? "Reading \(fromName)" : ProgressDisplay.defaultLabel(phase)
+            }
+            let summary: WriteSummary
+            let posts: [Post]
+            do {
+                // The reading phase spans the query and the handing over of its posts, which a store that writes
+                // as it reads (SQLite) writes meanwhile.
+                progress.show(WorkProgress(phase: .reading, completed: 0, total: try await source.count()))
+                posts = try await source.query(.all)
+                summary = try await Self.write(posts, into: to, progress: progress)
+            } catch {
+                progress.clear()
+                throw error
+            }
+            progress.clear()
             // The paths are the user's: their controls are shown, not sent, and the summary stays one line.
             Output.line(
                 ("Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
@@ -52,19 +69,33 @@ struct CopyCommand: AsyncParsableCommand {
 
     /// Writes `posts` into `spec`, into a new store built off to the side when its file is missing (see
     /// ``NewStoreWrite``).
-    private static func write(_ posts: [Post], into spec: StoreSpec) async throws -> WriteSummary {
-        let changes = PostChangeSet(upserts: posts)
+    private static func write(
+        _ posts: [Post],
+        into spec: StoreSpec,
+        progress: ProgressDisplay
+    ) async throws -> WriteSummary {
+        let stream = PostStream {
+            ReportingPostReader(
+                ArrayPostReader(posts),
+                phase: WorkProgress(phase: .reading, completed: 0, total: posts.count),
+                report: progress.show
+            )
+        }
+        let write = { (store: any PostStoreProtocol) in
+            try await store.apply(PostChangeSet(), streaming: stream, progress: progress.show)
+        }
         guard let newStore = try NewStoreWrite.begin(spec) else {
-            return try await StoreOptions.store(spec, openMode: .createIfMissing).apply(changes)
+            return try await write(StoreOptions.store(spec, openMode: .createIfMissing))
         }
         defer { newStore.discard() }
         let summary = try await newStore.build {
-            try await StoreOptions.store(newStore.stagedSpec, openMode: .createIfMissing, buildsOffToTheSide: true)
-                .apply(changes)
+            try await write(
+                StoreOptions.store(newStore.stagedSpec, openMode: .createIfMissing, buildsOffToTheSide: true)
+            )
         }
         if try newStore.publish() { return summary }
         // Another process created the store meanwhile: write into it as any later copy would.
         try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await StoreOptions.store(spec, openMode: .createIfMissing).apply(changes)
+        return try await write(StoreOptions.store(spec, openMode: .createIfMissing))
     }
 }

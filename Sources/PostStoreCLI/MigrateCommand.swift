@@ -20,6 +20,8 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "List the applied and pending migrations; change nothing.")
     var status = false
 
+    @OptionGroup var progressOptions: ProgressOptions
+
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
@@ -41,7 +43,14 @@ struct MigrateCommand: AsyncParsableCommand {
                 for name in before.pending { Output.line("pending  \(name)") }
                 return
             }
-            _ = try await StoreOptions.store(spec, openMode: .openExisting)
+            // Opening migrates, and rebuilds a search index left stale by a connection that did not keep it.
+            let progress = progressOptions.display()
+            do {
+                _ = try await StoreOptions.store(spec, openMode: .openExisting, progress: progress.show)
+            } catch {
+                progress.clear()
+                throw error
+            }
             let after = try await migrationStatus(location)
             let count = after.applied.count - before.applied.count
             Output.line("Applied \(count) migration\(count == 1 ? "" : "s"); schema version \(after.version).")

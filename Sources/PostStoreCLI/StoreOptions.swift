@@ -76,15 +76,20 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The store alone, for the commands that only read or copy.
+    ///
+    /// - Parameter progress: Told of long work that opening does (a stale search index rebuilt).
     static func store(
         _ spec: StoreSpec,
         openMode: StoreOpenMode,
-        buildsOffToTheSide: Bool = false
+        buildsOffToTheSide: Bool = false,
+        progress: (@Sendable (WorkProgress) -> Void)? = nil
     ) async throws -> any PostStoreProtocol {
         try refuseFolder(spec, openMode: openMode)
         var configuration = PostStoreConfiguration(store: spec, openMode: openMode)
         configuration.buildsOffToTheSide = buildsOffToTheSide
-        return try await openStore(of: live(configuration), spec)
+        let graph = live(configuration)
+        if let progress { graph.register(OpeningProgress(report: progress), for: OpeningProgress.self) }
+        return try await openStore(of: graph, spec)
     }
 
     /// Opens the store of a live graph now, so that a missing one is reported before any work: a file store opens

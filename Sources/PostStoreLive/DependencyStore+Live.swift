@@ -32,17 +32,16 @@ extension DependencyStore {
             let store = configuration.store
             // Each collaborator is resolved only when the engine asks for it: the file engines a clock, the JSON
             // engine a file system, an in-memory or server store neither.
-            return try store.engine.open(
-                store.location,
-                StoreOpenOptions(
-                    mode: configuration.openMode,
-                    lockTimeout: configuration.lockTimeout,
-                    buildsOffToTheSide: configuration.buildsOffToTheSide,
-                    clock: try container.resolve((any ClockProtocol).self),
-                    fileSystem: try container.resolve((any FileSystemProtocol).self),
-                    logger: container.logger
-                )
+            var options = StoreOpenOptions(
+                mode: configuration.openMode,
+                lockTimeout: configuration.lockTimeout,
+                buildsOffToTheSide: configuration.buildsOffToTheSide,
+                clock: try container.resolve((any ClockProtocol).self),
+                fileSystem: try container.resolve((any FileSystemProtocol).self),
+                logger: container.logger
             )
+            if let opening = try? container.resolve(OpeningProgress.self) { options.progress = opening.report }
+            return try store.engine.open(store.location, options)
         }
         register((any PostDataService).self) { container in
             try configuration.source.makeDataService(configuration, container: container)

@@ -89,7 +89,7 @@ extension SQLitePostStore {
     ///
     /// - Parameter progress: Called as the index is built (``WorkProgress/Phase/indexing``, in rows).
     public func rebuildSearchIndex(progress: @escaping @Sendable (WorkProgress) -> Void = { _ in }) async throws {
-        try await write { try rebuildSearchIndex(reporting: progress) }
+        try await write { try searchIndex.rebuild(progress: progress) }
     }
 
     // MARK: - Statements
@@ -173,7 +173,7 @@ extension SQLitePostStore {
             }
             if changes.prune, !deleted.isEmpty { progress(pruning.finished) }
             if isBulkLoad, keepsSearchIndex, summary.inserted > 0 {
-                try rebuildSearchIndex(reporting: progress)
+                try searchIndex.rebuild(progress: progress)
             }
         }
         return summary
@@ -190,18 +190,8 @@ extension SQLitePostStore {
     /// posts.)
     private func rebuildSearchIndexIfStaleAndKept(progress: (WorkProgress) -> Void) throws(SQLiteError) {
         if keepsSearchIndex, try !searchIndex.isCurrent() {
-            try rebuildSearchIndex(reporting: progress)
+            try searchIndex.rebuild(progress: progress)
         }
-    }
-
-    /// Rebuilds the search index inside the caller's write transaction, reporting each slice.
-    private func rebuildSearchIndex(reporting progress: (WorkProgress) -> Void) throws(SQLiteError) {
-        var last = WorkProgress(phase: .indexing, completed: 0)
-        try searchIndex.rebuild { indexed, total in
-            last = WorkProgress(phase: .indexing, completed: indexed, total: total)
-            if indexed < total { progress(last) }
-        }
-        progress(last.finished)
     }
 
     /// How many deletions a pruning phase makes between two reports.

@@ -80,6 +80,7 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// Opens the store with a chosen set of migrations (tests use it to build old and new schemas), or a new store
     /// that no other connection sees yet.
     ///
+    /// - Parameter progress: Told of the search index's rebuild, when a stale one is rebuilt on opening.
     /// - Parameter buildingOffToTheSide: Whether the file is a new store being built in a staging folder
     ///   (``NewStoreStaging``): no other connection opens it, and a failed build is deleted whole, so it needs no
     ///   write-ahead log and no flush per commit. It keeps its rollback journal in memory (a failed write still
@@ -92,7 +93,8 @@ public actor SQLitePostStore: PostStoreProtocol {
         migrator: SQLiteMigrator,
         clock: any ClockProtocol,
         movedCheckInterval: Duration = .milliseconds(1),
-        buildingOffToTheSide: Bool = false
+        buildingOffToTheSide: Bool = false,
+        progress: (WorkProgress) -> Void = { _ in }
     ) throws {
         self.path = path
         self.movedCheckInterval = movedCheckInterval
@@ -132,7 +134,7 @@ public actor SQLitePostStore: PostStoreProtocol {
             let index = SQLiteSearchIndex(connection: connection)
             if searchIndex, try !index.isCurrent() {
                 do {
-                    try connection.writeTransaction { try index.rebuild() }
+                    try connection.writeTransaction { try index.rebuild(progress: progress) }
                 } catch let error as SQLiteError where error.primaryCode == SQLITE_READONLY {
                     // A store that cannot be written can still be read: searches scan until the index is rebuilt.
                 }

@@ -98,8 +98,8 @@ struct SQLiteSearchIndex {
     /// add the same rows as one `INSERT … SELECT` would, in the same transaction (FTS5 keeps its pending rows
     /// across the statements), at the same speed (see the benchmark of `Benchmarks/`).
     ///
-    /// - Parameter progress: Called after each slice with the posts indexed so far and the posts in all.
-    func rebuild(progress: (_ indexed: Int, _ total: Int) -> Void = { _, _ in }) throws(SQLiteError) {
+    /// - Parameter progress: Told of the ``WorkProgress/Phase/indexing`` phase: its start, each slice, its end.
+    func rebuild(progress: (WorkProgress) -> Void = { _ in }) throws(SQLiteError) {
         try removeAll()
         let total = try connection.withStatement("SELECT count(*) FROM posts") { statement throws(SQLiteError) in
             _ = try statement.step()
@@ -110,7 +110,7 @@ struct SQLiteSearchIndex {
         // Each slice starts after the last id of the one before; the first at the smallest id there can be.
         var after = Int.min
         var from = ">="
-        progress(0, total)
+        progress(WorkProgress(phase: .indexing, completed: 0, total: total))
         while indexed < total {
             // The next slice's last id and size: a walk of the primary key, which costs little next to the slice.
             let slice = try connection.withStatement(
@@ -133,9 +133,10 @@ struct SQLiteSearchIndex {
             indexed += slice.count
             after = slice.last
             from = ">"
-            progress(indexed, total)
+            if indexed < total { progress(WorkProgress(phase: .indexing, completed: indexed, total: total)) }
         }
         try connection.execute("DELETE FROM poststore_settings WHERE key = 'search_index'")
+        progress(WorkProgress(phase: .indexing, completed: indexed, total: indexed, isFinished: true))
     }
 
     private func write(_ sql: String, _ post: Post) throws(SQLiteError) {

@@ -14,7 +14,8 @@ extension StoreEngine {
                 searchIndex: true,
                 migrator: SQLiteMigrator(),
                 clock: try options.clock(),
-                buildingOffToTheSide: options.buildsOffToTheSide
+                buildingOffToTheSide: options.buildsOffToTheSide,
+                progress: options.progress
             )
         },
         migrationStatus: { path in

@@ -17,6 +17,8 @@ package struct StoreOpenOptions: Sendable {
     package var fileSystem: @Sendable () throws -> any FileSystemProtocol
     /// Where an engine logs what it retries; `nil` logs nothing.
     package var logger: Logger?
+    /// Told of long work that opening does, such as rebuilding a stale search index.
+    package var progress: @Sendable (WorkProgress) -> Void = { _ in }
 
     package init(
         mode: StoreOpenMode,

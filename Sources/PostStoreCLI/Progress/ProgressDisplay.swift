@@ -4,10 +4,12 @@ import Synchronization
 /// Draws long work's progress on a terminal: one live line for the phase under way, redrawn in place at most ten
 /// times a second, and a line left on screen for each phase that finished, with its counts and elapsed time.
 ///
-/// A display made without a terminal draws nothing (standard error is not a terminal, `--quiet`, `TERM=dumb`,
+/// Between updates a ticker redraws the live line every ``redrawInterval``, so its time and rate move on while the
+/// work is in one long step (an index built in one statement, a download) and the latest counts always show. A
+/// display made without a terminal draws nothing (standard error is not a terminal, `--quiet`, `TERM=dumb`,
 /// `--no-progress`). No colour is used, so `NO_COLOR` has nothing to turn off.
 final class ProgressDisplay: Sendable {
-    /// The shortest time between two redraws of a phase's live line.
+    /// The shortest time between two draws of a phase's live line.
     static let redrawInterval: Duration = .milliseconds(100)
 
     private let terminal: (any TerminalOutput)?
@@ -15,10 +17,13 @@ final class ProgressDisplay: Sendable {
     private let label: @Sendable (WorkProgress.Phase) -> String
     private let lineShown: @Sendable (Bool) -> Void
     private let state = Mutex(State())
+    private let ticker = Mutex<Task<Void, Never>?>(nil)
 
     private struct State {
-        /// The phase under way, when one is, and when it began.
-        var phase: (phase: WorkProgress.Phase, start: Duration)?
+        /// The phase under way, when one is: its latest update, and when it began.
+        var live: (progress: WorkProgress, start: Duration)?
+        /// A retry's message, shown instead of the phase until the next update.
+        var notice: String?
         /// When the live line was last drawn.
         var lastDraw: Duration?
         /// Whether a live line (no line break after it) is on screen.
@@ -30,11 +35,13 @@ final class ProgressDisplay: Sendable {
     /// - Parameters:
     ///   - terminal: Where to draw, or `nil` to draw nothing.
     ///   - clock: Times the phases and the redraws.
+    ///   - ticks: Whether a task redraws the live line between updates (tests call ``tick()`` themselves).
     ///   - label: What a phase's line calls it, for example "Reading posts.json".
     ///   - lineShown: Told whenever a live line appears or goes, so an interrupt can clear it first.
     init(
         terminal: (any TerminalOutput)?,
         clock: any ClockProtocol = SystemClock(),
+        ticks: Bool = false,
         label: @escaping @Sendable (WorkProgress.Phase) -> String = ProgressDisplay.defaultLabel,
         lineShown: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
@@ -42,6 +49,20 @@ final class ProgressDisplay: Sendable {
         self.clock = clock
         self.label = label
         self.lineShown = lineShown
+        if ticks, terminal != nil {
+            ticker.withLock {
+                $0 = Task { [weak self] in
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: Self.redrawInterval)
+                        self?.tick()
+                    }
+                }
+            }
+        }
+    }
+
+    deinit {
+        ticker.withLock { $0?.cancel() }
     }
 
     /// Whether the display draws at all.
@@ -54,7 +75,10 @@ final class ProgressDisplay: Sendable {
             show(progress)
         case .retrying(let attempt, let delay, let reason):
             let text = "Attempt \(attempt) failed (\(reason)); retrying in \(NumberText.seconds(delay))..."
-            draw(live: text.withVisibleControls)
+            update { state, _ in
+                state.notice = text.withVisibleControls
+                return true
+            }
         case .applied:
             break
         }
@@ -62,60 +86,71 @@ final class ProgressDisplay: Sendable {
 
     /// Shows a phase's progress: its live line (at most every ``redrawInterval``), or its finished line.
     @Sendable func show(_ progress: WorkProgress) {
-        guard let terminal else { return }
-        let now = clock.uptime()
-        let text: String? = state.withLock { state in
-            if state.phase?.phase != progress.phase {
-                state.phase = (progress.phase, now)
+        update { state, now in
+            state.notice = nil
+            if state.live?.progress.phase == progress.phase, let start = state.live?.start {
+                state.live = (progress, start)
+            } else {
+                // A new phase: drawn at once.
+                state.live = (progress, now)
                 state.lastDraw = nil
             }
-            let line = ProgressLine(
-                label: label(progress.phase),
-                progress: progress,
-                elapsed: now - (state.phase?.start ?? now)
-            )
-            if progress.isFinished {
-                state.phase = nil
-                state.lastDraw = nil
-                state.lineIsLive = false
-                return "\r" + line.text(width: terminal.width - 1) + Self.eraseToEnd + "\n"
-            }
-            if let last = state.lastDraw, now - last < Self.redrawInterval { return nil }
-            state.lastDraw = now
-            state.lineIsLive = true
-            return "\r" + line.text(width: terminal.width - 1) + Self.eraseToEnd
+            return progress.isFinished
         }
-        guard let text else { return }
-        terminal.write(text)
-        lineShown(!progress.isFinished)
     }
 
-    /// Erases the live line, if one is on screen: before an error's message, so that it starts a clean line.
+    /// Redraws the live line if it has not been drawn for ``redrawInterval``: its time moves on, and an update that
+    /// came too soon after the last draw shows.
+    func tick() {
+        update { _, _ in false }
+    }
+
+    /// Erases the live line, if one is on screen, and stops the ticker: before an error's message, so that it
+    /// starts a clean line, and when the work is done.
     func clear() {
+        ticker.withLock { $0?.cancel() }
         guard let terminal else { return }
-        let wasLive = state.withLock { state in
-            defer {
-                state.lineIsLive = false
-                state.phase = nil
-            }
-            return state.lineIsLive
-        }
-        if wasLive {
+        state.withLock { state in
+            state.live = nil
+            state.notice = nil
+            guard state.lineIsLive else { return }
+            state.lineIsLive = false
             terminal.write("\r" + Self.eraseToEnd)
             lineShown(false)
         }
     }
 
-    /// Draws a live line at once, whatever the redraw interval.
-    private func draw(live text: String) {
+    /// Changes the state and draws what it then shows: at once when `change` says so (a phase's end, a retry),
+    /// else when the live line was not drawn for ``redrawInterval``. The drawing happens under the lock, so lines
+    /// from an update and from the ticker never mix.
+    private func update(_ change: (inout State, Duration) -> Bool) {
         guard let terminal else { return }
         let now = clock.uptime()
         state.withLock { state in
+            let drawsNow = change(&state, now)
+            guard let live = state.live else { return }
+            if !drawsNow, let last = state.lastDraw, now - last < Self.redrawInterval { return }
+            let width = terminal.width - 1
+            if live.progress.isFinished {
+                let line = ProgressLine(label: label(live.progress.phase), progress: live.progress, elapsed: now - live.start)
+                terminal.write("\r" + line.text(width: width) + Self.eraseToEnd + "\n")
+                state.live = nil
+                state.lastDraw = nil
+                state.lineIsLive = false
+                lineShown(false)
+                return
+            }
+            let text =
+                state.notice.map { ProgressLine.fitted($0, width: width) }
+                ?? ProgressLine(label: label(live.progress.phase), progress: live.progress, elapsed: now - live.start)
+                .text(width: width)
+            terminal.write("\r" + text + Self.eraseToEnd)
             state.lastDraw = now
-            state.lineIsLive = true
+            if !state.lineIsLive {
+                state.lineIsLive = true
+                lineShown(true)
+            }
         }
-        terminal.write("\r" + ProgressLine.fitted(text, width: terminal.width - 1) + Self.eraseToEnd)
-        lineShown(true)
     }
 
     /// Erases from the cursor to the end of the line (ECMA-48 EL 0): what a shorter redraw leaves behind.

@@ -26,6 +26,7 @@ struct ProgressOptions: ParsableArguments {
     ) -> ProgressDisplay {
         ProgressDisplay(
             terminal: isEnabled(quiet: quiet) ? StandardErrorTerminal() : nil,
+            ticks: true,
             label: label,
             lineShown: InterruptHandler.progressLine(shown:)
         )

@@ -134,11 +134,34 @@ import Testing
         #expect(!unset.display().isEnabled)
     }
 
-    @Test func aRetryIsShownAtOnceWithItsReasonsControlsMadeVisible() {
+    @Test func aRetryIsShownAtOnceWithItsReasonsControlsMadeVisibleUntilTheNextUpdate() {
         let terminal = FakeTerminal(width: 100)
-        let display = Self.display(terminal, TestClock())
+        let clock = TestClock()
+        let display = Self.display(terminal, clock)
+        display.show(.working(WorkProgress(phase: .downloading, completed: 0, pages: 0)))
         display.show(.retrying(attempt: 1, delay: .milliseconds(1500), reason: "HTTP 503\u{1B}[31m"))
         #expect(terminal.lines == [#"Attempt 1 failed (HTTP 503\u{1B}[31m); retrying in 1.5 s..."#])
+        clock.advance(by: .seconds(2))
+        display.show(.working(WorkProgress(phase: .downloading, completed: 10, pages: 1)))
+        #expect(terminal.lines == ["Downloading  10 posts  5 posts/s"])
+    }
+
+    @Test func theTickerShowsAnUpdateThatCameTooSoonAndMovesTheTimeOn() {
+        let terminal = FakeTerminal(width: 100)
+        let clock = TestClock()
+        let display = Self.display(terminal, clock)
+        display.show(WorkProgress(phase: .writing, completed: 0, total: 100))
+        clock.advance(by: .milliseconds(10))
+        display.show(WorkProgress(phase: .writing, completed: 50, total: 100))
+        #expect(terminal.lines == ["Writing posts  [------------------------]  0/100 posts  0%"])
+        clock.advance(by: .milliseconds(50))
+        display.tick()
+        #expect(terminal.writes.count == 1, "not yet: the interval has not passed")
+        clock.advance(by: .seconds(2))
+        display.tick()
+        #expect(
+            terminal.lines == ["Writing posts  [############------------]  50/100 posts  50%  24 posts/s  3s left"]
+        )
     }
 }
 

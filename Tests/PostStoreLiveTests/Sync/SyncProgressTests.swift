@@ -53,9 +53,8 @@ import Testing
     func aFailedSyncReportsNoUpdateAfterItsErrorAndItsReadingNeverFinishes(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, directory in
             // A bad record after two batches of the reader.
-            var lines = SamplePosts.make(count: 10_000).map { post in
-                String(decoding: SamplePosts.json([post]).dropFirst().dropLast(), as: UTF8.self)
-            }
+            var lines = String(decoding: SamplePosts.jsonLines(SamplePosts.make(count: 10_000)), as: UTF8.self)
+                .components(separatedBy: "\n")
             lines[9_000] = #"{"userId": 1, "id": "nine thousand", "title": "", "body": ""}"#
             let file = directory.file("posts.ndjson")
             try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))

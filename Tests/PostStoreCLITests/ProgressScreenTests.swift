@@ -1,0 +1,81 @@
+import Foundation
+import PostStoreTesting
+import Testing
+
+/// What `poststore` draws on a real terminal (tmux), read off the screen: each phase's line left behind, no
+/// debris, lines that fit, and a clean line for Ctrl-C's message.
+@Suite(.enabled(if: TmuxScreen.isAvailable, "needs tmux"), .serialized)
+struct ProgressScreenTests {
+    private static let postCount = 30_000
+
+    /// `poststore` with `arguments`, in the sandbox's folder and environment, on a terminal tmux describes.
+    private static func command(_ sandbox: Sandbox, _ arguments: String) throws -> String {
+        let environment = sandbox.environment.merging(["TERM": "tmux-256color"]) { $1 }
+        return "cd \(TmuxScreen.quoted(sandbox.path("."))) && \(TmuxScreen.env(environment)) "
+            + "\(TmuxScreen.quoted(try PostStoreExecutable.url().path)) \(arguments)"
+    }
+
+    @Test func aFirstSyncLeavesALineForEachPhaseThenItsReport() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(SamplePosts.make(count: Self.postCount), to: "posts.json")
+        let screen = try TmuxScreen(
+            try Self.command(sandbox, "sync --from posts.json --store new.sqlite"),
+            width: 200
+        )
+        defer { screen.close() }
+
+        let lines = try await screen.finalScreen()
+
+        try #require(lines.count == 3, "\(lines)")
+        #expect(lines[0].wholeMatch(of: /Reading posts\.json: 30,000 posts, \d+\.\d MiB in \d+\.\d s/) != nil, "\(lines)")
+        #expect(lines[1].wholeMatch(of: /Building the search index: 30,000 rows in \d+\.\d s/) != nil, "\(lines)")
+        #expect(lines[2].hasPrefix("Synced posts.json into sqlite:new.sqlite: 30000 fetched, 30000 inserted"))
+    }
+
+    @Test func onANarrowTerminalEveryProgressLineFits() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(SamplePosts.make(count: Self.postCount), to: "posts.json")
+        let screen = try TmuxScreen(
+            try Self.command(sandbox, "sync --from posts.json --store new.sqlite --format json"),
+            width: 32
+        )
+        defer { screen.close() }
+
+        let lines = try await screen.finalScreen()
+
+        // Two progress lines, cut to fit, then the JSON report (which the terminal wraps: it is the output).
+        try #require(lines.count >= 3, "\(lines)")
+        #expect(lines[0].hasPrefix("Reading posts.json: 30,0") && lines[0].count <= 31, "\(lines)")
+        #expect(lines[1].hasPrefix("Building the search index") && lines[1].count <= 31, "\(lines)")
+        #expect(lines[2].hasPrefix("{"), "\(lines)")
+    }
+
+    @Test func ctrlCReplacesTheLiveLineWithItsMessage() async throws {
+        let sandbox = try Sandbox()
+        // A FIFO keeps the sync reading: a first part of the posts, then a writer that waits.
+        let posts = SamplePosts.make(count: 5000)
+        try sandbox.write(SamplePosts.jsonLines(posts), to: "posts.ndjson")
+        #expect(mkfifo(sandbox.path("fifo.ndjson"), 0o644) == 0)
+        let screen = try TmuxScreen(
+            "(cat \(TmuxScreen.quoted(sandbox.path("posts.ndjson"))); sleep 60) > "
+                + "\(TmuxScreen.quoted(sandbox.path("fifo.ndjson"))) & "
+                + (try Self.command(sandbox, "sync --from fifo.ndjson --store new.sqlite")),
+            width: 200
+        )
+        defer { screen.close() }
+
+        let live = try await screen.wait { $0.first?.hasPrefix("Reading fifo.ndjson  4,096 posts") == true }
+        try #require(live.first?.hasPrefix("Reading fifo.ndjson  4,096 posts") == true, "\(live)")
+        try screen.send("C-c")
+        let lines = try await screen.finalScreen()
+
+        #expect(
+            lines == [
+                "poststore: stopped by SIGINT; no store was left half-written (an unfinished sync or copy is not "
+                    + "applied)."
+            ],
+            "\(lines)"
+        )
+        #expect(!sandbox.exists("new.sqlite"))
+    }
+}
