@@ -17,8 +17,8 @@ extension PostgresPostStore: PostStoreProtocol {
 
     /// Applies a change set and a stream as ``apply(_:streaming:)`` does, reporting the phases that follow the
     /// stream's reading (the posts are copied as they are read, in the stream's own phase):
-    /// ``WorkProgress/Phase/writing`` (the changed and new posts, from the copy into the store's table),
-    /// ``WorkProgress/Phase/pruning`` and ``WorkProgress/Phase/indexing`` (when the search index is missing).
+    /// `writing` (the changed and new posts, from the copy into the store's table),
+    /// `pruning` and `indexing` (when the search index is missing).
     @discardableResult
     public func apply(
         _ changes: PostChangeSet,

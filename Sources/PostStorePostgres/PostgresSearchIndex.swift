@@ -15,7 +15,7 @@ struct PostgresSearchIndex {
     /// Builds the index unless it exists; the caller holds the write lock, which keeps two writers from building it
     /// at once, and readers go on reading while it is built (`CREATE INDEX` takes a share lock).
     ///
-    /// - Parameter progress: Told when the build starts and ends (``WorkProgress/Phase/indexing``, in rows): one
+    /// - Parameter progress: Told when the build starts and ends (`indexing`, in rows): one
     ///   `CREATE INDEX` has no steps to report in between.
     func buildIfMissing(in session: PostgresSession, progress: (WorkProgress) -> Void = { _ in }) async throws {
         // The operator class is named with pg_trgm's schema: a write's search path is the store's schema alone.

@@ -18,8 +18,8 @@ extension SQLitePostStore {
     }
 
     /// Applies a change set and a stream as ``apply(_:streaming:)`` does, reporting the phases that follow the
-    /// stream's reading: ``WorkProgress/Phase/indexing`` when posts go into an empty store (the index is built
-    /// after them) and ``WorkProgress/Phase/pruning``. The posts are written as the stream is read, in the stream's
+    /// stream's reading: `indexing` when posts go into an empty store (the index is built
+    /// after them) and `pruning`. The posts are written as the stream is read, in the stream's
     /// own phase.
     @discardableResult
     public func apply(
@@ -87,7 +87,7 @@ extension SQLitePostStore {
     ///
     /// - Throws: `PostStoreError`.
     ///
-    /// - Parameter progress: Called as the index is built (``WorkProgress/Phase/indexing``, in rows).
+    /// - Parameter progress: Called as the index is built (`indexing`, in rows).
     public func rebuildSearchIndex(progress: @escaping @Sendable (WorkProgress) -> Void = { _ in }) async throws {
         try await write { try searchIndex.rebuild(progress: progress) }
     }

@@ -98,7 +98,7 @@ struct SQLiteSearchIndex {
     /// add the same rows as one `INSERT … SELECT` would, in the same transaction (FTS5 keeps its pending rows
     /// across the statements), at the same speed (see the benchmark of `Benchmarks/`).
     ///
-    /// - Parameter progress: Told of the ``WorkProgress/Phase/indexing`` phase: its start, each slice, its end.
+    /// - Parameter progress: Told of the `indexing` phase: its start, each slice, its end.
     func rebuild(progress: (WorkProgress) -> Void = { _ in }) throws(SQLiteError) {
         try removeAll()
         let total = try connection.withStatement("SELECT count(*) FROM posts") { statement throws(SQLiteError) in

@@ -27,7 +27,10 @@ struct ProgressScreenTests {
         let lines = try await screen.finalScreen()
 
         try #require(lines.count == 3, "\(lines)")
-        #expect(lines[0].wholeMatch(of: /Reading posts\.json: 30,000 posts, \d+\.\d MiB in \d+\.\d s/) != nil, "\(lines)")
+        #expect(
+            lines[0].wholeMatch(of: /Reading posts\.json: 30,000 posts, \d+\.\d MiB in \d+\.\d s/) != nil,
+            "\(lines)"
+        )
         #expect(lines[1].wholeMatch(of: /Building the search index: 30,000 rows in \d+\.\d s/) != nil, "\(lines)")
         #expect(lines[2].hasPrefix("Synced posts.json into sqlite:new.sqlite: 30000 fetched, 30000 inserted"))
     }

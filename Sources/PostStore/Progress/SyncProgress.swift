@@ -1,16 +1,8 @@
 /// One step of a sync, reported as it happens, for example to draw a progress bar.
 ///
-/// The callback that receives them is called in the sync's own task, in order, and never after the sync returned or
-/// threw. It should return quickly: the sync waits for it. To read them as an `AsyncSequence` instead, feed an
-/// `AsyncStream`:
-///
-/// ```swift
-/// let (updates, continuation) = AsyncStream.makeStream(of: SyncProgress.self, bufferingPolicy: .bufferingNewest(1))
-/// async let report = service.sync { continuation.yield($0) }
-/// for await update in updates { draw(update) }  // ends when the sync ends: see `finish()` below
-/// ```
-///
-/// (with `defer { continuation.finish() }` around the sync, or a `finish()` after it).
+/// The closure that receives them is called in the sync's own task, in order, and never after the sync returned or
+/// threw; it should return quickly, as the sync waits for it. The guide's "Syncing" article shows how to turn them into
+/// an `AsyncSequence`.
 public enum SyncProgress: Sendable, Hashable {
     /// A phase of the sync advanced or finished: downloading or reading the posts, writing them, building the
     /// search index, pruning.

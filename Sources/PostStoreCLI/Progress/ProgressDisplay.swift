@@ -132,7 +132,11 @@ final class ProgressDisplay: Sendable {
             if !drawsNow, let last = state.lastDraw, now - last < Self.redrawInterval { return }
             let width = terminal.width - 1
             if live.progress.isFinished {
-                let line = ProgressLine(label: label(live.progress.phase), progress: live.progress, elapsed: now - live.start)
+                let line = ProgressLine(
+                    label: label(live.progress.phase),
+                    progress: live.progress,
+                    elapsed: now - live.start
+                )
                 terminal.write("\r" + line.text(width: width) + Self.eraseToEnd + "\n")
                 state.live = nil
                 state.lastDraw = nil

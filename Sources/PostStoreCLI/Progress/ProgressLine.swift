@@ -36,7 +36,9 @@ struct ProgressLine {
     var finishedText: String {
         var parts = ["\(NumberText.grouped(progress.completed)) \(unit)"]
         if let bytes = progress.bytes, bytes > 0 { parts.append(NumberText.bytes(bytes)) }
-        if let pages = progress.pages, pages > 0 { parts.append("\(NumberText.grouped(pages)) page\(pages == 1 ? "" : "s")") }
+        if let pages = progress.pages, pages > 0 {
+            parts.append("\(NumberText.grouped(pages)) page\(pages == 1 ? "" : "s")")
+        }
         return "\(label): \(parts.joined(separator: ", ")) in \(NumberText.seconds(elapsed))"
     }
 

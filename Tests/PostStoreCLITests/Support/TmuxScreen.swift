@@ -27,7 +27,8 @@ struct TmuxScreen {
     /// `env -i` with exactly `environment`, quoted for the shell: put before a command to run it in that
     /// environment.
     static func env(_ environment: [String: String]) -> String {
-        "env -i " + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
+        "env -i "
+            + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
             .joined(separator: " ")
     }
 

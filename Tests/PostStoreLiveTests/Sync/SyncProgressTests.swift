@@ -88,7 +88,8 @@ import Testing
         }
     }
 
-    private static func sync(_ file: String, into store: any PostStoreProtocol, prune: Bool = false) async throws -> Run {
+    private static func sync(_ file: String, into store: any PostStoreProtocol, prune: Bool = false) async throws -> Run
+    {
         let log = EventLog()
         let service = SyncService(dataService: FilePostDataService(path: file), store: store, clock: TestClock())
         try await service.sync(SyncOptions(prune: prune, deletionLimit: .unlimited), progress: log.record)
