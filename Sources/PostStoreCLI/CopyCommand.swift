@@ -46,19 +46,13 @@ struct CopyCommand: AsyncParsableCommand {
             let progress = progressOptions.display { phase in
                 phase == .reading ? "Reading \(fromName)" : ProgressDisplay.defaultLabel(phase)
             }
-            let summary: WriteSummary
-            let posts: [Post]
-            do {
+            let (posts, summary) = try await progress.showing {
                 // The reading phase spans the query and the handing over of its posts, which a store that writes
                 // as it reads (SQLite) writes meanwhile.
                 progress.show(WorkProgress(phase: .reading, completed: 0, total: try await source.count()))
-                posts = try await source.query(.all)
-                summary = try await Self.write(posts, into: to, progress: progress)
-            } catch {
-                progress.clear()
-                throw error
+                let posts = try await source.query(.all)
+                return (posts, try await Self.write(posts, into: to, progress: progress))
             }
-            progress.clear()
             // The paths are the user's: their controls are shown, not sent, and the summary stays one line.
             Output.line(
                 ("Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "

@@ -45,11 +45,8 @@ struct MigrateCommand: AsyncParsableCommand {
             }
             // Opening migrates, and rebuilds a search index left stale by a connection that did not keep it.
             let progress = progressOptions.display()
-            do {
-                _ = try await StoreOptions.store(spec, openMode: .openExisting, progress: progress.show)
-            } catch {
-                progress.clear()
-                throw error
+            _ = try await progress.showing {
+                try await StoreOptions.store(spec, openMode: .openExisting, progress: progress.show)
             }
             let after = try await migrationStatus(location)
             let count = after.applied.count - before.applied.count

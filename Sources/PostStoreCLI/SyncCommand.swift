@@ -137,13 +137,10 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let report: SyncReport
             do {
-                report = try await sync(into: spec, from: source, progress: progress)
+                report = try await progress.showing { try await sync(into: spec, from: source, progress: progress) }
             } catch {
-                // The error's line starts where the live line was.
-                progress.clear()
                 throw Self.advice(for: error, source: source)
             }
-            progress.clear()
             switch format {
             case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
             case .text: Output.line(Self.text(report, store: spec).withVisibleControls)

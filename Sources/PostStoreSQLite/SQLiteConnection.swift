@@ -180,6 +180,36 @@ final class SQLiteConnection {
         try check(sqlite3_create_function_v2(handle, name, arity, flags, nil, function, nil, nil, nil))
     }
 
+    /// Runs `body` while the SQL function `name(x)` exists: it returns `x` and counts its calls, telling `counted`
+    /// the count after every `interval` calls. A statement that calls it once per row reports its own progress,
+    /// however long it runs, without being cut into statements of its own.
+    func withRowCounter<Result>(
+        named name: String,
+        every interval: Int,
+        _ counted: (Int) -> Void,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        try withoutActuallyEscaping(counted) { counted in
+            let counter = RowCounter(interval: max(1, interval), counted: counted)
+            // SQLite holds the counter unretained: `counter` outlives the function, removed before it goes.
+            try check(
+                sqlite3_create_function_v2(
+                    handle,
+                    name,
+                    1,
+                    SQLITE_UTF8,
+                    Unmanaged.passUnretained(counter).toOpaque(),
+                    RowCounter.count,
+                    nil,
+                    nil,
+                    nil
+                )
+            )
+            defer { sqlite3_create_function_v2(handle, name, 1, SQLITE_UTF8, nil, nil, nil, nil, nil) }
+            return try withExtendedLifetime(counter) { try body() }
+        }
+    }
+
     /// Throws the connection's current error unless `result` is `SQLITE_OK`.
     func check(_ result: Int32) throws(SQLiteError) {
         if result != SQLITE_OK { throw error(result) }
@@ -188,5 +218,30 @@ final class SQLiteConnection {
     /// The connection's current error, for a failing `result`.
     func error(_ result: Int32) -> SQLiteError {
         SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+/// The state of a row-counting SQL function (see ``SQLiteConnection/withRowCounter(named:every:_:_:)``): used on the
+/// connection's thread only, by one statement at a time.
+private final class RowCounter {
+    let interval: Int
+    let counted: (Int) -> Void
+    var count = 0
+
+    init(interval: Int, counted: @escaping (Int) -> Void) {
+        self.interval = interval
+        self.counted = counted
+    }
+
+    /// The function's body: counts the call, reports every `interval`-th, and returns its argument.
+    static let count: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+        context,
+        _,
+        arguments in
+        guard let arguments, let data = sqlite3_user_data(context) else { return }
+        let counter = Unmanaged<RowCounter>.fromOpaque(data).takeUnretainedValue()
+        counter.count += 1
+        if counter.count % counter.interval == 0 { counter.counted(counter.count) }
+        sqlite3_result_value(context, arguments[0])
     }
 }

@@ -18,9 +18,8 @@ extension SQLitePostStore {
     }
 
     /// Applies a change set and a stream as ``apply(_:streaming:)`` does, reporting the phases that follow the
-    /// stream's reading: `indexing` when posts go into an empty store (the index is built
-    /// after them) and `pruning`. The posts are written as the stream is read, in the stream's
-    /// own phase.
+    /// stream's reading: `indexing` when posts go into an empty store (the index is built after them) and
+    /// `pruning`. The posts are written as the stream is read, in the stream's own phase.
     @discardableResult
     public func apply(
         _ changes: PostChangeSet,
@@ -85,11 +84,15 @@ extension SQLitePostStore {
     /// the `sqlite3` shell: until then such posts may be missing from search results. (When PostStore itself later
     /// changes or deletes such a post, FTS5 notices the mismatch and that write rebuilds the index by itself.)
     ///
+    /// - Parameter progress: Called as the index is built (`indexing`, in rows, every 10,000 rows).
     /// - Throws: `PostStoreError`.
-    ///
-    /// - Parameter progress: Called as the index is built (`indexing`, in rows).
     public func rebuildSearchIndex(progress: @escaping @Sendable (WorkProgress) -> Void = { _ in }) async throws {
         try await write { try searchIndex.rebuild(progress: progress) }
+    }
+
+    /// Rebuilds the search index with or without counting its rows for progress: the benchmark compares the two.
+    @_spi(Benchmarks) public func rebuildSearchIndex(reportsProgress: Bool) async throws {
+        try await write { try searchIndex.rebuild(reportsProgress: reportsProgress) }
     }
 
     // MARK: - Statements

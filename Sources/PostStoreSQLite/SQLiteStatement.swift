@@ -114,11 +114,6 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Whether the 0-based column `index` of the current row is NULL.
-    func isNull(at index: Int32) -> Bool {
-        sqlite3_column_type(handle, index) == SQLITE_NULL
-    }
-
     /// The 0-based column `index` of the current row as an integer.
     func int(at index: Int32) -> Int {
         Int(sqlite3_column_int64(handle, index))

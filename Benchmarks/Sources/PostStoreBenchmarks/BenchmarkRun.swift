@@ -58,6 +58,7 @@ struct BenchmarkRun {
             (.cLimitChangedResync, "c.sqlite"), (.resyncSQLiteChangedWithoutIndex, "noindex.sqlite"),
             (.cLimitChangedResyncWithSearchIndex, "c-index.sqlite"), (.resyncSQLiteChanged, "index.sqlite"),
             (.syncJSONFile, nil), (.syncMemory, nil),
+            (.rebuildIndex, "index.sqlite"), (.rebuildIndexCountingRows, "index.sqlite"),
         ]
         var peer = Figure()
         var commandSyncs: [CommandSync: Figure] = [:]
@@ -142,6 +143,8 @@ struct BenchmarkRun {
         case newStore = "command-new-store"
         /// An empty store exists (made beforehand, in WAL mode): `sync` writes into it in place.
         case emptyStore = "command-empty-store"
+        /// As ``newStore``, drawing its progress (`--progress`, into a pipe: the same work as on a terminal).
+        case newStoreWithProgress = "command-new-store-progress"
     }
 
     /// Runs `poststore sync` as a user would (a whole process) and checks that the store holds every post.
@@ -151,6 +154,7 @@ struct BenchmarkRun {
         }
         let outcome = try ChildProcess.run(
             [options.poststore, "sync", "--from", folder + "/posts.json", "--store", store, "--quiet"]
+                + (kind == .newStoreWithProgress ? ["--progress"] : ["--no-progress"])
         )
         try expect(outcome.status == 0, "poststore sync (\(kind.rawValue)) failed with status \(outcome.status)")
         let count = try await SQLitePostStore(path: store, mode: .openExisting).count()

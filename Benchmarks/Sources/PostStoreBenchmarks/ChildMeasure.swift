@@ -3,7 +3,7 @@ import Foundation
 import PostStore
 import PostStoreJSONFile
 import PostStorePostgres
-import PostStoreSQLite
+@_spi(Benchmarks) import PostStoreSQLite
 
 /// The measures that run in a child process of their own (`poststore-benchmarks --measure NAME …`), so that each
 /// one's peak memory is its own. Each times its own work and writes `{"seconds": …}` (or several named figures) to
@@ -22,6 +22,8 @@ enum ChildMeasure: String, CaseIterable {
     case resyncSQLiteChangedWithoutIndex = "resync-sqlite-changed-noindex"
     case syncJSONFile = "sync-json"
     case syncMemory = "sync-memory"
+    case rebuildIndex = "rebuild-index"
+    case rebuildIndexCountingRows = "rebuild-index-counting"
     case queries = "queries"
     case syncPostgresWithoutIndex = "sync-postgres-noindex"
     case syncPostgres = "sync-postgres"
@@ -101,6 +103,11 @@ enum ChildMeasure: String, CaseIterable {
             }
         case .syncMemory:
             return try await sync(context.baseFile, expectInserted: context.posts) { InMemoryPostStore() }
+        case .rebuildIndex, .rebuildIndexCountingRows:
+            let store = try SQLitePostStore(path: context.store, mode: .openExisting)
+            let start = ContinuousClock.now
+            try await store.rebuildSearchIndex(reportsProgress: self == .rebuildIndexCountingRows)
+            return ["seconds": (ContinuousClock.now - start).seconds]
         case .queries:
             return try await QueryMeasures(store: SQLitePostStore(path: context.store, mode: .openExisting)).run()
         case .syncPostgresWithoutIndex, .syncPostgres:

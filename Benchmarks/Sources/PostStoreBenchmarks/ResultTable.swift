@@ -62,6 +62,13 @@ struct ResultTable {
             ),
             ResultRow("JSON-file engine first sync", figure(.syncJSONFile), vs: first, target: 3),
             ResultRow("In-memory engine first sync", figure(.syncMemory), vs: first, target: 0.5),
+            ResultRow("SQLite search index rebuilt (one statement)", figure(.rebuildIndex)),
+            ResultRow(
+                "The same, its rows counted to report progress",
+                figure(.rebuildIndexCountingRows),
+                vs: ("not counted", figure(.rebuildIndex)),
+                target: 1.01
+            ),
         ]
         if let peer { rows.append(ResultRow("Peer: sqlite-utils insert --pk id", peer, vs: cLimit)) }
         if let newStore = commandSyncs[.newStore], let emptyStore = commandSyncs[.emptyStore] {
@@ -79,6 +86,16 @@ struct ResultTable {
                     speedUp: true
                 ),
             ]
+        }
+        if let newStore = commandSyncs[.newStore], let withProgress = commandSyncs[.newStoreWithProgress] {
+            rows.append(
+                ResultRow(
+                    "`poststore sync` into a new store, progress drawn (`--progress`)",
+                    withProgress,
+                    vs: ("progress off", newStore),
+                    target: 1.01
+                )
+            )
         }
 
         let date = ISO8601DateFormatter().string(from: Date()).prefix(10)

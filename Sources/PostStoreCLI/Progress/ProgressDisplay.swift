@@ -105,6 +105,13 @@ final class ProgressDisplay: Sendable {
         update { _, _ in false }
     }
 
+    /// Runs a command's work while the display draws its progress, then erases the live line, whether the work
+    /// returns or throws: an error's message, printed next, starts a clean line.
+    func showing<Result>(_ work: () async throws -> Result) async rethrows -> Result {
+        defer { clear() }
+        return try await work()
+    }
+
     /// Erases the live line, if one is on screen, and stops the ticker: before an error's message, so that it
     /// starts a clean line, and when the work is done.
     func clear() {

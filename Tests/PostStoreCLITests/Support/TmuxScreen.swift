@@ -11,12 +11,16 @@ struct TmuxScreen {
 
     private static let executable = "/usr/bin/tmux"
 
-    /// The private server's socket name, so that a user's own tmux sessions are never touched.
-    private let socket = "poststore-test-\(UUID().uuidString.prefix(8))"
+    /// The folder of the private server's socket: a user's own tmux sessions are never touched, and nothing is left
+    /// in tmux's own folder.
+    private let folder: TemporaryDirectory
+
+    private var socket: String { folder.file("tmux.socket") }
 
     /// Starts a shell command line (run by `sh -c`) in a terminal of `width` × `height`; the pane stays on screen
     /// after the command ends.
     init(_ commandLine: String, width: Int, height: Int = 24) throws {
+        folder = try TemporaryDirectory()
         // One invocation: the pane must be kept before the command can end.
         try tmux(
             ["-f", "/dev/null", "set-option", "-g", "remain-on-exit", "on", ";"]
@@ -92,7 +96,7 @@ struct TmuxScreen {
     private func tmux(_ arguments: [String]) throws -> String {
         let outcome = try ChildProcess.run(
             Self.executable,
-            ["-L", socket] + arguments,
+            ["-S", socket] + arguments,
             environment: ["PATH": "/usr/bin:/bin"],
             timeout: .seconds(10)
         )

@@ -1,0 +1,97 @@
+import Foundation
+import PostStore
+import PostStoreSQLite
+import PostStoreTesting
+import Testing
+
+/// When `poststore` draws progress outside a terminal: never unless asked, so that a pipe or a CI log gets no control
+/// characters; `--progress` draws it anyway, `--no-progress` never.
+@Suite struct ProgressOptionTests {
+    @Test(arguments: ["sync", "copy"])
+    func withoutATerminalNothingIsDrawn(_ command: String) async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(SamplePosts.make(count: 20_000), to: "posts.json")
+        try await sandbox.seed(SamplePosts.make(count: 20_000), into: "source.sqlite")
+        let arguments =
+            command == "sync"
+            ? ["sync", "--from", "posts.json", "--store", "new.sqlite"]
+            : ["copy", "--from-store", "source.sqlite", "--to-store", "new.sqlite"]
+
+        let result = try await sandbox.run(arguments, environment: ["TERM": "xterm-256color"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.errorOutput.isEmpty, "\(result)")
+    }
+
+    @Test func progressDrawsIntoAPipeAtEightyColumnsAndNoProgressDrawsNothing() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(SamplePosts.make(count: 20_000), to: "posts.json")
+
+        let drawn = try await sandbox.run(["sync", "--from", "posts.json", "--store", "a.sqlite", "--progress"])
+        let quiet = try await sandbox.run(
+            ["sync", "--from", "posts.json", "--store", "b.sqlite", "--no-progress"],
+            environment: ["TERM": "xterm-256color"]
+        )
+
+        #expect(drawn.exitCode == 0 && quiet.exitCode == 0, "\(drawn) \(quiet)")
+        // Each phase's finished line, after whatever live lines were drawn.
+        let finished = Self.finishedLines(drawn)
+        #expect(finished.count == 2, "\(drawn)")
+        #expect(finished.first?.hasPrefix("Reading posts.json: 20,000 posts") == true, "\(drawn)")
+        #expect(finished.last?.hasPrefix("Building the search index: 20,000 rows") == true, "\(drawn)")
+        #expect(
+            drawn.errorOutput.components(separatedBy: "\n").allSatisfy { line in
+                (line.components(separatedBy: "\r").map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
+                    .map(\.count).max() ?? 0) <= 79
+            },
+            "\(drawn)"
+        )
+        #expect(quiet.errorOutput.isEmpty, "\(quiet)")
+    }
+
+    @Test func copyDrawsItsReadingThenTheTargetsIndex() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(SamplePosts.make(count: 20_000), into: "json:source.json")
+
+        let result = try await sandbox.run(
+            ["copy", "--from-store", "json:source.json", "--to-store", "new.sqlite", "--progress"]
+        )
+
+        #expect(result.exitCode == 0, "\(result)")
+        let finished = Self.finishedLines(result)
+        #expect(finished.count == 2, "\(result)")
+        #expect(finished.first?.hasPrefix("Reading json:source.json: 20,000 posts in ") == true, "\(result)")
+        #expect(finished.last?.hasPrefix("Building the search index: 20,000 rows in ") == true, "\(result)")
+    }
+
+    @Test func migrateDrawsTheRebuildOfAStaleSearchIndex() async throws {
+        let sandbox = try Sandbox()
+        // Posts written by a program that opened the store without its index: the index is stale.
+        let store = try SQLitePostStore(
+            path: sandbox.path("stale.sqlite"),
+            mode: .createIfMissing,
+            busyTimeout: .seconds(5),
+            searchIndex: false,
+            clock: SystemClock()
+        )
+        try await store.upsert(SamplePosts.make(count: 20_000))
+
+        let result = try await sandbox.run(["migrate", "--store", "stale.sqlite", "--progress"])
+
+        #expect(result.exitCode == 0, "\(result)")
+        let finished = Self.finishedLines(result)
+        #expect(finished.count == 1 && finished[0].hasPrefix("Building the search index: 20,000 rows in "), "\(result)")
+        // The rebuilt index is current: migrating again has nothing to rebuild.
+        let again = try await sandbox.run(["migrate", "--store", "stale.sqlite", "--progress"])
+        #expect(again.exitCode == 0 && again.errorOutput.isEmpty, "\(again)")
+    }
+
+    /// The lines a run left on standard error: each one's text after its last carriage return, the erase sequences
+    /// dropped, empty lines left out.
+    private static func finishedLines(_ result: CommandResult) -> [String] {
+        result.errorOutput.components(separatedBy: "\n").compactMap { line in
+            let last = (line.components(separatedBy: "\r").last ?? "").replacingOccurrences(of: "\u{1B}[K", with: "")
+            return last.isEmpty ? nil : last
+        }
+    }
+}
