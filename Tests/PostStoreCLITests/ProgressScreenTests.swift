@@ -55,16 +55,26 @@ struct ProgressScreenTests {
 
     @Test func ctrlCReplacesTheLiveLineWithItsMessage() async throws {
         let sandbox = try Sandbox()
-        // A FIFO keeps the sync reading: a first part of the posts, then a writer that waits.
-        let posts = SamplePosts.make(count: 5000)
-        try sandbox.write(SamplePosts.jsonLines(posts), to: "posts.ndjson")
-        #expect(mkfifo(sandbox.path("fifo.ndjson"), 0o644) == 0)
-        let screen = try TmuxScreen(
-            "(cat \(TmuxScreen.quoted(sandbox.path("posts.ndjson"))); sleep 60) > "
-                + "\(TmuxScreen.quoted(sandbox.path("fifo.ndjson"))) & "
-                + (try Self.command(sandbox, "sync --from fifo.ndjson --store new.sqlite")),
-            width: 200
-        )
+        // A FIFO keeps the sync reading: this test writes a first part of the posts and holds the FIFO open.
+        let fifo = sandbox.path("fifo.ndjson")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let descriptor = open(fifo, O_RDWR)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let payload = SamplePosts.jsonLines(SamplePosts.make(count: 5000)) + Data("\n".utf8)
+        // Blocks until poststore has read it all: on a thread of its own.
+        Thread {
+            payload.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    guard written > 0 else { return }
+                    offset += written
+                }
+            }
+        }
+        .start()
+        let screen = try TmuxScreen(try Self.command(sandbox, "sync --from fifo.ndjson --store new.sqlite"), width: 200)
         defer { screen.close() }
 
         let live = try await screen.wait { $0.first?.hasPrefix("Reading fifo.ndjson  4,096 posts") == true }

@@ -1,5 +1,5 @@
+import Foundation
 import PostStore
-import Synchronization
 
 /// Draws long work's progress on a terminal: one live line for the phase under way, redrawn in place at most ten
 /// times a second, and a line left on screen for each phase that finished, with its counts and elapsed time.
@@ -8,7 +8,12 @@ import Synchronization
 /// work is in one long step (an index built in one statement, a download) and the latest counts always show. A
 /// display made without a terminal draws nothing (standard error is not a terminal, `--quiet`, `TERM=dumb`,
 /// `--no-progress`). No colour is used, so `NO_COLOR` has nothing to turn off.
-final class ProgressDisplay: Sendable {
+///
+/// `@unchecked Sendable`: its mutable state (`storage`, `ticker`) is only read or written while holding `lock`
+/// (`withState`), and the other properties are constants. The lock is an `NSLock`, not `Synchronization.Mutex`: the
+/// ticker and the work contend for it, and on Linux the thread sanitizer does not see a contended `Mutex` (see
+/// `WriteTurns`).
+final class ProgressDisplay: @unchecked Sendable {
     /// The shortest time between two draws of a phase's live line.
     static let redrawInterval: Duration = .milliseconds(100)
 
@@ -16,8 +21,9 @@ final class ProgressDisplay: Sendable {
     private let clock: any ClockProtocol
     private let label: @Sendable (WorkProgress.Phase) -> String
     private let lineShown: @Sendable (Bool) -> Void
-    private let state = Mutex(State())
-    private let ticker = Mutex<Task<Void, Never>?>(nil)
+    private let lock = NSLock()
+    private var storage = State()
+    private var ticker: Task<Void, Never>?
 
     private struct State {
         /// The phase under way, when one is: its latest update, and when it began.
@@ -50,19 +56,25 @@ final class ProgressDisplay: Sendable {
         self.label = label
         self.lineShown = lineShown
         if ticks, terminal != nil {
-            ticker.withLock {
-                $0 = Task { [weak self] in
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: Self.redrawInterval)
-                        self?.tick()
-                    }
+            let task = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.redrawInterval)
+                    self?.tick()
                 }
             }
+            withState { _ in ticker = task }
         }
     }
 
     deinit {
-        ticker.withLock { $0?.cancel() }
+        ticker?.cancel()
+    }
+
+    /// Runs `body` on the state while holding the lock.
+    private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&storage)
     }
 
     /// Whether the display draws at all.
@@ -115,9 +127,9 @@ final class ProgressDisplay: Sendable {
     /// Erases the live line, if one is on screen, and stops the ticker: before an error's message, so that it
     /// starts a clean line, and when the work is done.
     func clear() {
-        ticker.withLock { $0?.cancel() }
+        withState { _ in ticker?.cancel() }
         guard let terminal else { return }
-        state.withLock { state in
+        withState { state in
             state.live = nil
             state.notice = nil
             guard state.lineIsLive else { return }
@@ -133,7 +145,7 @@ final class ProgressDisplay: Sendable {
     private func update(_ change: (inout State, Duration) -> Bool) {
         guard let terminal else { return }
         let now = clock.uptime()
-        state.withLock { state in
+        withState { state in
             let drawsNow = change(&state, now)
             guard let live = state.live else { return }
             if !drawsNow, let last = state.lastDraw, now - last < Self.redrawInterval { return }
