@@ -149,11 +149,13 @@ public struct HTTPPostDataService: PostDataService {
     // MARK: - Fetching
 
     private func fetchWholeList(_ request: PostFetchRequest) async throws -> PostStreamResult {
-        request.progress(.working(WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: 0)))
+        let downloading = WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: 0)
+        request.progress(.working(downloading))
         let (response, body) = try await get(
             url,
             etag: request.etag,
             maximumBytes: limits.maximumPayloadBytes,
+            downloading: downloading,
             progress: request.progress
         )
         if response.status == .notModified { return .notModified }
@@ -181,6 +183,7 @@ public struct HTTPPostDataService: PostDataService {
                 pageURL,
                 etag: nil,
                 maximumBytes: limits.maximumPayloadBytes - receivedBytes,
+                downloading: downloading,
                 progress: request.progress
             )
             receivedBytes += body.count
@@ -265,11 +268,14 @@ public struct HTTPPostDataService: PostDataService {
 
     /// Gets `url`, retrying as the policy says; returns only a 2xx answer, or a 304 to a conditional request, with
     /// a body of at most `maximumBytes`.
+    ///
+    /// `downloading` is the phase's state before this answer: each piece of the body is reported on top of it.
     private func get(
         _ url: URL,
         etag: String?,
         maximumBytes: Int,
-        progress: @Sendable (SyncProgress) -> Void
+        downloading: WorkProgress,
+        progress: @escaping @Sendable (SyncProgress) -> Void
     ) async throws -> (response: HTTPResponse, body: Data) {
         var fields: HTTPFields = [.accept: "application/json"]
         if let etag { fields[.ifNoneMatch] = etag }
@@ -284,7 +290,15 @@ public struct HTTPPostDataService: PostDataService {
             let failure: String
             var retryAfter: Duration?
             do {
-                let answer = try await transport.send(request, timeout: timeout, maximumBodyBytes: maximumBytes)
+                let answer = try await transport.send(request, timeout: timeout, maximumBodyBytes: maximumBytes) {
+                    received,
+                    expected in
+                    var update = downloading
+                    update.bytes = (downloading.bytes ?? 0) + received
+                    // The announced length is the whole download's only when it is one answer.
+                    if pageSize == nil { update.totalBytes = expected }
+                    progress(.working(update))
+                }
                 switch answer.response.status.code {
                 case 200...299:
                     // Checked here too: an injected transport need not enforce the limit.

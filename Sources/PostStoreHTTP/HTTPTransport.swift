@@ -25,11 +25,25 @@ package protocol HTTPTransport: Sendable {
     ///   - timeout: How long to wait for the whole answer before giving up with ``HTTPTransportError/Kind/timedOut``.
     ///   - maximumBodyBytes: The most bytes of body to accept: a longer answer fails with
     ///     ``HTTPTransportError/Kind/responseTooLarge`` as soon as it is known to be longer.
+    ///   - receiving: Told, as the body arrives, how many bytes of it have arrived and how many the answer announced
+    ///     (`Content-Length`), for a progress display.
     /// - Returns: The response head (status and header fields) and the body.
     /// - Throws: ``HTTPTransportError`` when no complete answer arrived.
     func send(
         _ request: HTTPRequest,
         timeout: Duration,
-        maximumBodyBytes: Int
+        maximumBodyBytes: Int,
+        receiving: @escaping @Sendable (_ received: Int, _ expected: Int?) -> Void
     ) async throws -> (response: HTTPResponse, body: Data)
+}
+
+extension HTTPTransport {
+    /// Sends a request and waits for the whole answer, reporting nothing as it arrives.
+    package func send(
+        _ request: HTTPRequest,
+        timeout: Duration,
+        maximumBodyBytes: Int
+    ) async throws -> (response: HTTPResponse, body: Data) {
+        try await send(request, timeout: timeout, maximumBodyBytes: maximumBodyBytes) { _, _ in }
+    }
 }

@@ -60,7 +60,8 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     package func send(
         _ request: HTTPRequest,
         timeout: Duration,
-        maximumBodyBytes: Int
+        maximumBodyBytes: Int,
+        receiving: @escaping @Sendable (_ received: Int, _ expected: Int?) -> Void
     ) async throws -> (response: HTTPResponse, body: Data) {
         guard let url = request.url else {
             throw HTTPTransportError(.invalidRequest, "Cannot request \(request.path ?? "/"): it has no absolute URL.")
@@ -70,7 +71,12 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         let response: URLResponse
         do {
             (data, response) = try await withDeadline(timeout) { [runner, session, urlRequest] in
-                try await runner.data(for: urlRequest, maximumBodyBytes: maximumBodyBytes, in: session)
+                try await runner.data(
+                    for: urlRequest,
+                    maximumBodyBytes: maximumBodyBytes,
+                    in: session,
+                    receiving: receiving
+                )
             }
         } catch let error as URLError {
             if error.code == .cancelled || Task.isCancelled { throw CancellationError() }

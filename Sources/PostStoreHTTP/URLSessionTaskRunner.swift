@@ -19,6 +19,10 @@ final class URLSessionTaskRunner: NSObject, URLSessionDataDelegate, Sendable {
     private struct Running {
         let continuation: CheckedContinuation<(Data, URLResponse), any Error>
         let maximumBodyBytes: Int
+        /// Told of each piece of the body as it arrives.
+        let receiving: @Sendable (_ received: Int, _ expected: Int?) -> Void
+        /// The body's announced length, once the head arrived with one.
+        var expectedBytes: Int?
         var body = Data()
         var redirects = 0
         /// Why the task was stopped, when this runner stopped it.
@@ -41,10 +45,13 @@ final class URLSessionTaskRunner: NSObject, URLSessionDataDelegate, Sendable {
 
     /// The body and response of `request`, or the error the task ended with: ``HTTPTransportError`` for a refused
     /// redirect or a body over `maximumBodyBytes`, `URLError.cancelled` once the Swift task is cancelled.
+    ///
+    /// `receiving` is told, after each piece of the body, the bytes so far and the announced length.
     func data(
         for request: URLRequest,
         maximumBodyBytes: Int,
-        in session: URLSession
+        in session: URLSession,
+        receiving: @escaping @Sendable (_ received: Int, _ expected: Int?) -> Void = { _, _ in }
     ) async throws -> (Data, URLResponse) {
         let started = StartedTask()
         return try await withTaskCancellationHandler {
@@ -53,7 +60,8 @@ final class URLSessionTaskRunner: NSObject, URLSessionDataDelegate, Sendable {
                 running.withLock { running in
                     running[task.taskIdentifier] = Running(
                         continuation: continuation,
-                        maximumBodyBytes: maximumBodyBytes
+                        maximumBodyBytes: maximumBodyBytes,
+                        receiving: receiving
                     )
                 }
                 started.set(task)
@@ -74,6 +82,11 @@ final class URLSessionTaskRunner: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         let length = response.expectedContentLength
         let refused = running.withLock { running in
+            // A compressed body's announced length is not that of the bytes URLSession hands over, decompressed.
+            let encoding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding") ?? "identity"
+            if length >= 0, encoding.lowercased() == "identity" {
+                running[dataTask.taskIdentifier]?.expectedBytes = Int(length)
+            }
             guard let limit = running[dataTask.taskIdentifier]?.maximumBodyBytes, length > limit else { return false }
             running[dataTask.taskIdentifier]?.refusal = Self.tooLarge(response.url, limit)
             return true
@@ -84,16 +97,27 @@ final class URLSessionTaskRunner: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        var report: (() -> Void)?
         let refused = running.withLock { running in
             let id = dataTask.taskIdentifier
             guard let limit = running[id]?.maximumBodyBytes, running[id]?.refusal == nil else { return false }
-            // Appended in place: a copy of the body per piece would make a large answer quadratic.
+            // Appended in place (no copy of the task's state is held meanwhile): a copy of the body per piece would
+            // make a large answer quadratic.
             running[id]?.body.append(data)
-            guard running[id]?.body.count ?? 0 > limit else { return false }
+            let received = running[id]?.body.count ?? 0
+            guard received > limit else {
+                if let receiving = running[id]?.receiving {
+                    let expected = running[id]?.expectedBytes
+                    report = { receiving(received, expected) }
+                }
+                return false
+            }
             running[id]?.refusal = Self.tooLarge(dataTask.originalRequest?.url, limit)
             running[id]?.body = Data()
             return true
         }
+        // Outside the lock: the callback may take its time.
+        report?()
         if refused { StartedTask.cancelLater(dataTask) }
     }
 

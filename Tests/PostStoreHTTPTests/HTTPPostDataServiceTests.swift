@@ -71,14 +71,47 @@ import Testing
         #expect(result == .posts(posts, etag: nil, pages: 3))
         #expect(transport.requests.map(\.url?.query) == (1...3).map { "lang=en&_page=\($0)&_limit=10" })
         #expect(transport.requests.allSatisfy { $0.request.headerFields[.ifNoneMatch] == nil })
-        // A downloading phase: its start, each page but the last, and its end.
+        // A downloading phase: its start; for each page its body's bytes as they arrive (the stub's in one piece),
+        // then its posts (but the last page's); its end.
         let progress = events.withLock { $0 }.compactMap { event -> WorkProgress? in
             if case .working(let progress) = event { progress } else { nil }
         }
-        #expect(progress.map(\.completed) == [0, 10, 20, 25])
-        #expect(progress.map(\.pages) == [0, 1, 2, 3])
-        #expect(progress.map(\.total) == [nil, nil, nil, 25])
-        #expect(progress.map(\.isFinished) == [false, false, false, true])
+        #expect(progress.map(\.completed) == [0, 0, 10, 10, 20, 20, 25])
+        #expect(progress.map(\.pages) == [0, 0, 1, 1, 2, 2, 3])
+        #expect(progress.map(\.total) == [nil, nil, nil, nil, nil, nil, 25])
+        #expect(progress.map(\.isFinished) == [false, false, false, false, false, false, true])
+        let bytes = progress.map { $0.bytes ?? -1 }
+        #expect(bytes[0] == 0 && zip(bytes, bytes.dropFirst()).allSatisfy { $0 <= $1 } && bytes[1] > 0, "\(bytes)")
+        #expect(progress.dropLast().allSatisfy { $0.totalBytes == nil }, "a page's length is not the download's")
+    }
+
+    @Test func aWholeListReportsItsBytesAgainstItsAnnouncedLength() async throws {
+        let posts = SamplePosts.make(count: 25)
+        let transport = StubHTTPTransport([.posts(posts)])
+        let events = Mutex<[SyncProgress]>([])
+
+        _ = try await makeService(transport)
+            .collectPosts(PostFetchRequest { event in events.withLock { $0.append(event) } })
+
+        let progress = events.withLock { $0 }.compactMap { event -> WorkProgress? in
+            if case .working(let progress) = event { progress } else { nil }
+        }
+        let size = SamplePosts.json(posts).count
+        #expect(
+            progress == [
+                WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: 0),
+                WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: size, totalBytes: size),
+                WorkProgress(
+                    phase: .downloading,
+                    completed: 25,
+                    total: 25,
+                    pages: 1,
+                    bytes: size,
+                    totalBytes: size,
+                    isFinished: true
+                ),
+            ]
+        )
     }
 
     @Test func anExactMultipleEndsOnAnEmptyPageOrOnTheTotalCount() async throws {

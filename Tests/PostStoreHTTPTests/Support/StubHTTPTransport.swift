@@ -87,12 +87,14 @@ final class StubHTTPTransport: HTTPTransport {
     ///   - request: The request.
     ///   - timeout: How long the answer may take; recorded.
     ///   - maximumBodyBytes: The most bytes of body accepted; recorded, not enforced.
+    ///   - receiving: Told once of the whole body, as if it arrived in one piece.
     /// - Returns: The queued response.
     /// - Throws: The queued `HTTPTransportError`.
     func send(
         _ request: HTTPRequest,
         timeout: Duration,
-        maximumBodyBytes: Int
+        maximumBodyBytes: Int,
+        receiving: @escaping @Sendable (_ received: Int, _ expected: Int?) -> Void
     ) async throws -> (response: HTTPResponse, body: Data) {
         let queued = state.withLock { state -> Reply? in
             state.requests.append(Sent(request: request, timeout: timeout, maximumBodyBytes: maximumBodyBytes))
@@ -102,7 +104,9 @@ final class StubHTTPTransport: HTTPTransport {
             return state.queue.isEmpty ? nil : state.queue.removeFirst()
         }
         switch queued ?? fallback(request) {
-        case .response(let response, let body): return (response, body)
+        case .response(let response, let body):
+            receiving(body.count, body.count)
+            return (response, body)
         case .failure(let error): throw error
         }
     }
