@@ -15,16 +15,20 @@ struct ProgressScreenTests {
             + "\(TmuxScreen.quoted(try PostStoreExecutable.url().path)) \(arguments)"
     }
 
-    @Test func aFirstSyncLeavesALineForEachPhaseThenItsReport() async throws {
+    /// The last screen of a first sync of ``postCount`` posts into a new SQLite store, on a terminal `width` wide.
+    private static func firstSyncScreen(width: Int, extraArguments: String = "") async throws -> [String] {
         let sandbox = try Sandbox()
-        try sandbox.write(SamplePosts.make(count: Self.postCount), to: "posts.json")
+        try sandbox.write(SamplePosts.make(count: postCount), to: "posts.json")
         let screen = try TmuxScreen(
-            try Self.command(sandbox, "sync --from posts.json --store new.sqlite"),
-            width: 200
+            try command(sandbox, "sync --from posts.json --store new.sqlite" + extraArguments),
+            width: width
         )
         defer { screen.close() }
+        return try await screen.finalScreen()
+    }
 
-        let lines = try await screen.finalScreen()
+    @Test func aFirstSyncLeavesALineForEachPhaseThenItsReport() async throws {
+        let lines = try await Self.firstSyncScreen(width: 200)
 
         try #require(lines.count == 3, "\(lines)")
         #expect(
@@ -36,15 +40,7 @@ struct ProgressScreenTests {
     }
 
     @Test func onANarrowTerminalEveryProgressLineFits() async throws {
-        let sandbox = try Sandbox()
-        try sandbox.write(SamplePosts.make(count: Self.postCount), to: "posts.json")
-        let screen = try TmuxScreen(
-            try Self.command(sandbox, "sync --from posts.json --store new.sqlite --format json"),
-            width: 32
-        )
-        defer { screen.close() }
-
-        let lines = try await screen.finalScreen()
+        let lines = try await Self.firstSyncScreen(width: 32, extraArguments: " --format json")
 
         // Two progress lines, cut to fit, then the JSON report (which the terminal wraps: it is the output).
         try #require(lines.count >= 3, "\(lines)")
