@@ -309,6 +309,7 @@ let package = Package(
                 "PostStoreTesting",
                 "PostStoreTestSupport",
                 .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings

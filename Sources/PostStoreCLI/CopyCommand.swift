@@ -41,12 +41,13 @@ struct CopyCommand: AsyncParsableCommand {
         guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
         try await Failure.report(verbose: verbose) {
             try StoreOptions.checkFolder(of: to)
-            let source = try await StoreOptions.store(from, openMode: .openExisting)
             let fromName = from.description.withVisibleControls
             let progress = progressOptions.display { phase in
                 phase == .reading ? "Reading \(fromName)" : ProgressDisplay.defaultLabel(phase)
             }
             let (posts, summary) = try await progress.showing {
+                // Opening either store may rebuild its stale search index, which is drawn too.
+                let source = try await StoreOptions.store(from, openMode: .openExisting, progress: progress.show)
                 // The reading phase spans the query and the handing over of its posts, which a store that writes
                 // as it reads (SQLite) writes meanwhile.
                 progress.show(WorkProgress(phase: .reading, completed: 0, total: try await source.count()))
@@ -68,18 +69,12 @@ struct CopyCommand: AsyncParsableCommand {
         into spec: StoreSpec,
         progress: ProgressDisplay
     ) async throws -> WriteSummary {
-        let stream = PostStream {
-            ReportingPostReader(
-                ArrayPostReader(posts),
-                phase: WorkProgress(phase: .reading, completed: 0, total: posts.count),
-                report: progress.show
-            )
-        }
+        let stream = PostStream.reporting(posts, report: progress.show)
         let write = { (store: any PostStoreProtocol) in
             try await store.apply(PostChangeSet(), streaming: stream, progress: progress.show)
         }
         guard let newStore = try NewStoreWrite.begin(spec) else {
-            return try await write(StoreOptions.store(spec, openMode: .createIfMissing))
+            return try await write(StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.show))
         }
         defer { newStore.discard() }
         let summary = try await newStore.build {
@@ -90,6 +85,6 @@ struct CopyCommand: AsyncParsableCommand {
         if try newStore.publish() { return summary }
         // Another process created the store meanwhile: write into it as any later copy would.
         try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await write(StoreOptions.store(spec, openMode: .createIfMissing))
+        return try await write(StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.show))
     }
 }

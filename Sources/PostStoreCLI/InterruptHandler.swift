@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// What Ctrl-C (SIGINT) and SIGTERM do: one line on standard error saying no store was left half-written, then the
-/// signal's default action, so a shell or supervisor still sees the process ended by that signal (status 130 or
-/// 143).
+/// What Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed) do: one line on standard error saying no store was
+/// left half-written, then the signal's default action, so a shell or supervisor still sees the process ended by that
+/// signal (status 130, 143 or 129).
 ///
 /// Nothing in a store needs undoing first: a write is one SQLite transaction or one atomic file replacement, and a
 /// new store is built off to the side and published only when complete (`NewStoreWrite`), so a process that stops
@@ -12,8 +12,9 @@ import Synchronization
 /// interrupted first sync leaves nothing behind. It runs in signal context, so it only calls async-signal-safe
 /// functions (`write`, `unlink`, `rmdir`, `signal`, `raise`) on text prepared beforehand.
 enum InterruptHandler {
-    /// Installs the handler for SIGINT and SIGTERM. Call once, before any work starts.
+    /// Installs the handler for SIGINT, SIGTERM and SIGHUP. Call once, before any work starts.
     static func install() {
+        standardErrorIsTerminal.store(isatty(STDERR_FILENO) == 1, ordering: .sequentiallyConsistent)
         signal(SIGINT) { signalNumber in
             stop(
                 signalNumber,
@@ -24,6 +25,12 @@ enum InterruptHandler {
             stop(
                 signalNumber,
                 "poststore: stopped by SIGTERM; no store was left half-written (an unfinished sync or copy is not applied).\n"
+            )
+        }
+        signal(SIGHUP) { signalNumber in
+            stop(
+                signalNumber,
+                "poststore: stopped by SIGHUP; no store was left half-written (an unfinished sync or copy is not applied).\n"
             )
         }
     }
@@ -68,6 +75,9 @@ private let pathsToRemove = Atomic<Int>(0)
 /// Whether a progress line without its line break is on standard error (see ``InterruptHandler/progressLine(shown:)``).
 private let progressLineIsShown = Atomic<Bool>(false)
 
+/// Whether standard error is a terminal, found when the handler is installed (`isatty` is not async-signal-safe).
+private let standardErrorIsTerminal = Atomic<Bool>(false)
+
 /// Deletes what ``pathsToRemove`` names, writes `line`, then ends the process by the signal with its default action.
 /// A global function, not a method: a signal handler is a C function pointer and may not capture even a type.
 private func stop(_ signalNumber: Int32, _ line: StaticString) {
@@ -81,8 +91,11 @@ private func stop(_ signalNumber: Int32, _ line: StaticString) {
             close(open(paths[count - 2]!, O_WRONLY | O_CREAT, 0o644))
         }
     }
-    if progressLineIsShown.load(ordering: .sequentiallyConsistent) {
-        // Back to the line's start and erase it (ECMA-48 EL 0), so the message replaces the progress line.
+    if progressLineIsShown.load(ordering: .sequentiallyConsistent)
+        || standardErrorIsTerminal.load(ordering: .sequentiallyConsistent)
+    {
+        // Back to the line's start and erase it (ECMA-48 EL 0), so the message replaces the progress line, or the
+        // "^C" the terminal echoed.
         let erase: StaticString = "\r\u{1B}[K"
         _ = write(STDERR_FILENO, erase.utf8Start, erase.utf8CodeUnitCount)
     }

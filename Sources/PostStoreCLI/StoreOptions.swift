@@ -69,9 +69,16 @@ struct StoreOptions: ParsableArguments {
     /// route by which every command gets its store, data service and sync service (a new store's staging,
     /// `NewStoreWrite`, makes its own file system and clock). Each is made when first resolved, so a command that
     /// resolves only the store makes no data service and no HTTP client.
-    static func live(_ configuration: PostStoreConfiguration, logger: Logger? = nil) -> DependencyStore {
+    ///
+    /// - Parameter progress: Told of long work that opening the store does (a stale search index rebuilt).
+    static func live(
+        _ configuration: PostStoreConfiguration,
+        logger: Logger? = nil,
+        progress: (@Sendable (WorkProgress) -> Void)? = nil
+    ) -> DependencyStore {
         let container = DependencyStore()
         container.registerLive(configuration, logger: logger)
+        if let progress { container.register(OpeningProgress(report: progress), for: OpeningProgress.self) }
         return container
     }
 
@@ -87,9 +94,7 @@ struct StoreOptions: ParsableArguments {
         try refuseFolder(spec, openMode: openMode)
         var configuration = PostStoreConfiguration(store: spec, openMode: openMode)
         configuration.buildsOffToTheSide = buildsOffToTheSide
-        let graph = live(configuration)
-        if let progress { graph.register(OpeningProgress(report: progress), for: OpeningProgress.self) }
-        return try await openStore(of: graph, spec)
+        return try await openStore(of: live(configuration, progress: progress), spec)
     }
 
     /// Opens the store of a live graph now, so that a missing one is reported before any work: a file store opens

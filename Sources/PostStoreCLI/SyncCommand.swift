@@ -84,7 +84,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(name: .long, help: "text or json.")
     var format: Format = .text
 
-    @Flag(name: .long, help: "Print nothing to standard error on success.")
+    @Flag(name: .long, help: "Print nothing to standard error on success (no progress either, unless --progress).")
     var quiet = false
 
     @OptionGroup var progressOptions: ProgressOptions
@@ -131,7 +131,8 @@ struct SyncCommand: AsyncParsableCommand {
             let progress = progressOptions.display(quiet: quiet) { phase in
                 switch phase {
                 case .downloading: "Downloading \(sourceName)"
-                case .reading: "Reading \(sourceName)"
+                // An http(s) source's posts are read from memory once downloaded.
+                case .reading: source.isFile ? "Reading \(sourceName)" : "Reading the downloaded posts"
                 default: ProgressDisplay.defaultLabel(phase)
                 }
             }
@@ -176,12 +177,15 @@ struct SyncCommand: AsyncParsableCommand {
             dryRun: dryRun
         )
         guard !dryRun, let newStore = try NewStoreWrite.begin(spec) else {
-            return try await wire(spec, source).resolve(SyncService.self).sync(options, progress: progress.show)
+            return try await wire(spec, source, progress).resolve(SyncService.self).sync(
+                options,
+                progress: progress.show
+            )
         }
         defer { newStore.discard() }
         // The staged store is released when `build` returns, before it is published.
         let (report, posts) = try await newStore.build {
-            let staged = try await wire(newStore.stagedSpec, source, buildsOffToTheSide: true)
+            let staged = try await wire(newStore.stagedSpec, source, progress, buildsOffToTheSide: true)
             let posts = ReplayingPostDataService(try staged.resolve())
             return (try await syncService(staged, posts).sync(options, progress: progress.show), posts)
         }
@@ -189,7 +193,10 @@ struct SyncCommand: AsyncParsableCommand {
         // Another process created the store meanwhile: sync into it as any later sync would, with the posts already
         // read (standard input cannot be read twice).
         try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await syncService(try await wire(spec, source), posts).sync(options, progress: progress.show)
+        return try await syncService(try await wire(spec, source, progress), posts).sync(
+            options,
+            progress: progress.show
+        )
     }
 
     /// The sync service of `graph`, reading `posts` instead of the graph's own source.
@@ -198,11 +205,12 @@ struct SyncCommand: AsyncParsableCommand {
         return try graph.resolve(SyncService.self)
     }
 
-    /// The live graph, its store opened. A dry run never creates a store: on a missing one it previews against an
-    /// empty store.
+    /// The live graph, its store opened (a stale search index rebuilt on opening is drawn on `progress`). A dry
+    /// run never creates a store: on a missing one it previews against an empty store.
     private func wire(
         _ spec: StoreSpec,
         _ source: PostStoreConfiguration.Source,
+        _ progress: ProgressDisplay,
         buildsOffToTheSide: Bool = false
     ) async throws -> DependencyStore {
         let wire = { (spec: StoreSpec, openMode: StoreOpenMode) async throws in
@@ -215,7 +223,7 @@ struct SyncCommand: AsyncParsableCommand {
                 limits: PayloadLimits(maximumPostBytes: maxPostSize.bytes, maximumPayloadBytes: maxPayloadSize.bytes)
             )
             configuration.buildsOffToTheSide = buildsOffToTheSide
-            let graph = StoreOptions.live(configuration, logger: logger)
+            let graph = StoreOptions.live(configuration, logger: logger(progress), progress: progress.show)
             // The store is opened now, so that a missing one is reported before anything is fetched.
             try await StoreOptions.openStore(of: graph, spec)
             return graph
@@ -228,12 +236,14 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    /// With `--verbose`, the sync's and each retry's log lines on standard error; otherwise none (the library logs
-    /// nothing without a logger).
-    private var logger: Logger? { options.verbose && !quiet ? Self.standardErrorLogger : nil }
-
-    /// The logger of `--verbose`: swift-log's stream handler on standard error.
-    private static let standardErrorLogger = Logger(label: "poststore") { StreamLogHandler.standardError(label: $0) }
+    /// With `--verbose`, the sync's and each retry's log lines on standard error (swift-log's stream handler),
+    /// above the progress line; otherwise none (the library logs nothing without a logger).
+    private func logger(_ progress: ProgressDisplay) -> Logger? {
+        guard options.verbose && !quiet else { return nil }
+        return Logger(label: "poststore") {
+            ProgressLogHandler(StreamLogHandler.standardError(label: $0), display: progress)
+        }
+    }
 
     static func text(_ report: SyncReport, store: StoreSpec) -> String {
         let verb = report.dryRun ? "Dry run: would sync" : "Synced"

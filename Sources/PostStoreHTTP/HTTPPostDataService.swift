@@ -165,7 +165,7 @@ public struct HTTPPostDataService: PostDataService {
         request.progress(
             .working(WorkProgress(phase: .downloading, completed: posts.count, pages: 1, bytes: body.count).finished)
         )
-        return .posts(PostStream(posts), etag: response.headerFields[.eTag], pages: 1)
+        return .posts(Self.stream(posts, request), etag: response.headerFields[.eTag], pages: 1)
     }
 
     private func fetchPages(of pageSize: Int, _ request: PostFetchRequest) async throws -> PostStreamResult {
@@ -227,7 +227,13 @@ public struct HTTPPostDataService: PostDataService {
         }
         try checkTotal(expectedTotal, fetched: posts.count)
         request.progress(.working(downloading.finished))
-        return .posts(PostStream(posts), etag: nil, pages: page)
+        return .posts(Self.stream(posts, request), etag: nil, pages: page)
+    }
+
+    /// The downloaded posts as the stream the store reads, reporting a reading phase as it is read: SQLite, which
+    /// writes as it reads, writes in that phase.
+    private static func stream(_ posts: [Post], _ request: PostFetchRequest) -> PostStream {
+        PostStream.reporting(posts) { request.progress(.working($0)) }
     }
 
     /// `url` with `_page` and `_limit` set, its other query items kept.

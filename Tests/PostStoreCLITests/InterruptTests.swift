@@ -4,10 +4,12 @@ import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
-/// Stopping a sync halfway — Ctrl-C or SIGTERM — prints one line and leaves the store as it was before the sync, or
+/// Stopping a sync halfway — Ctrl-C, SIGTERM or SIGHUP — prints one line and leaves the store as it was before the sync, or
 /// as the sync would have left it, never in between; the process still ends by the signal.
 @Suite struct InterruptTests {
-    @Test(arguments: [("posts.sqlite", SIGTERM), ("posts.sqlite", SIGINT), ("json:posts.json", SIGTERM)])
+    @Test(arguments: [
+        ("posts.sqlite", SIGTERM), ("posts.sqlite", SIGINT), ("posts.sqlite", SIGHUP), ("json:posts.json", SIGTERM),
+    ])
     func anInterruptedSyncLeavesTheStoreWhole(store: String, signal: Int32) async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(SamplePosts.make(count: 100), into: store)
@@ -24,7 +26,7 @@ import Testing
         )
         // The sync takes well over a second here (about 2 s on a fast machine), so the signal lands mid-sync.
         #expect(result.killedBySignal && result.status == signal, "the sync was not interrupted: \(result)")
-        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][signal] ?? "\(signal)"
         #expect(
             result.errorLines == [
                 "poststore: stopped by \(name); no store was left half-written (an unfinished sync or copy is not applied)."

@@ -72,10 +72,18 @@ import Testing
         #expect(transport.requests.map(\.url?.query) == (1...3).map { "lang=en&_page=\($0)&_limit=10" })
         #expect(transport.requests.allSatisfy { $0.request.headerFields[.ifNoneMatch] == nil })
         // A downloading phase: its start; for each page its body's bytes as they arrive (the stub's in one piece),
-        // then its posts (but the last page's); its end.
-        let progress = events.withLock { $0 }.compactMap { event -> WorkProgress? in
+        // then its posts (but the last page's); its end. Then a reading phase as the posts are read.
+        let all = events.withLock { $0 }.compactMap { event -> WorkProgress? in
             if case .working(let progress) = event { progress } else { nil }
         }
+        let progress = all.filter { $0.phase == .downloading }
+        #expect(
+            all.filter { $0.phase != .downloading } == [
+                WorkProgress(phase: .reading, completed: 0, total: 25),
+                WorkProgress(phase: .reading, completed: 25, total: 25),
+                WorkProgress(phase: .reading, completed: 25, total: 25, isFinished: true),
+            ]
+        )
         #expect(progress.map(\.completed) == [0, 0, 10, 10, 20, 20, 25])
         #expect(progress.map(\.pages) == [0, 0, 1, 1, 2, 2, 3])
         #expect(progress.map(\.total) == [nil, nil, nil, nil, nil, nil, 25])
@@ -110,6 +118,9 @@ import Testing
                     totalBytes: size,
                     isFinished: true
                 ),
+                WorkProgress(phase: .reading, completed: 0, total: 25),
+                WorkProgress(phase: .reading, completed: 25, total: 25),
+                WorkProgress(phase: .reading, completed: 25, total: 25, isFinished: true),
             ]
         )
     }

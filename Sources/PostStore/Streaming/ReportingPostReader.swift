@@ -41,3 +41,24 @@ package struct ReportingPostReader: PostReader {
         return batch
     }
 }
+
+extension PostStream {
+    /// A stream over posts in memory that reports a reading phase as its reader is read: a store that writes as it
+    /// reads (SQLite) writes during that phase, so the posts a download or a copy holds are not stored unseen.
+    ///
+    /// - Parameters:
+    ///   - posts: The posts.
+    ///   - report: Called with the reading phase's updates, one a batch.
+    package static func reporting(
+        _ posts: [Post],
+        report: @escaping @Sendable (WorkProgress) -> Void
+    ) -> PostStream {
+        PostStream {
+            ReportingPostReader(
+                ArrayPostReader(posts),
+                phase: WorkProgress(phase: .reading, completed: 0, total: posts.count),
+                report: report
+            )
+        }
+    }
+}

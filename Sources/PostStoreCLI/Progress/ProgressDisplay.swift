@@ -32,8 +32,9 @@ final class ProgressDisplay: @unchecked Sendable {
         var notice: String?
         /// When the live line was last drawn.
         var lastDraw: Duration?
-        /// Whether a live line (no line break after it) is on screen.
-        var lineIsLive = false
+        /// How many columns the live line on screen (no line break after it) takes; 0 when there is none.
+        var liveColumns = 0
+        var lineIsLive: Bool { liveColumns > 0 }
     }
 
     /// Creates a display.
@@ -86,7 +87,8 @@ final class ProgressDisplay: @unchecked Sendable {
         case .working(let progress):
             show(progress)
         case .retrying(let attempt, let delay, let reason):
-            let text = "Attempt \(attempt) failed (\(reason)); retrying in \(NumberText.seconds(delay))..."
+            // The delay first: a line cut to the terminal's width keeps it.
+            let text = "Retrying in \(NumberText.seconds(delay)) (attempt \(attempt) failed: \(reason))..."
             update { state, _ in
                 state.notice = text.withVisibleControls
                 return true
@@ -133,9 +135,19 @@ final class ProgressDisplay: @unchecked Sendable {
             state.live = nil
             state.notice = nil
             guard state.lineIsLive else { return }
-            state.lineIsLive = false
-            terminal.write("\r" + Self.eraseToEnd)
+            terminal.write(Self.erasing(&state, width: terminal.width))
             lineShown(false)
+        }
+    }
+
+    /// Runs `write`, which writes a line of its own to the terminal (a log line), with the live line erased first
+    /// and drawn again after it, so that the two never mix.
+    func writingAbove(_ write: () -> Void) {
+        guard let terminal else { return write() }
+        withState { state in
+            if state.lineIsLive { terminal.write(Self.erasing(&state, width: terminal.width)) }
+            write()
+            draw(&state, at: clock.uptime(), on: terminal)
         }
     }
 
@@ -147,33 +159,50 @@ final class ProgressDisplay: @unchecked Sendable {
         let now = clock.uptime()
         withState { state in
             let drawsNow = change(&state, now)
-            guard let live = state.live else { return }
             if !drawsNow, let last = state.lastDraw, now - last < Self.redrawInterval { return }
-            let width = terminal.width - 1
-            if live.progress.isFinished {
-                let line = ProgressLine(
-                    label: label(live.progress.phase),
-                    progress: live.progress,
-                    elapsed: now - live.start
-                )
-                terminal.write("\r" + line.text(width: width) + Self.eraseToEnd + "\n")
-                state.live = nil
-                state.lastDraw = nil
-                state.lineIsLive = false
-                lineShown(false)
-                return
-            }
-            let text =
-                state.notice.map { ProgressLine.fitted($0, width: width) }
-                ?? ProgressLine(label: label(live.progress.phase), progress: live.progress, elapsed: now - live.start)
-                .text(width: width)
-            terminal.write("\r" + text + Self.eraseToEnd)
-            state.lastDraw = now
-            if !state.lineIsLive {
-                state.lineIsLive = true
-                lineShown(true)
-            }
+            draw(&state, at: now, on: terminal)
         }
+    }
+
+    /// Draws the phase under way over the live line: its finished line, or its live line. The caller holds the lock.
+    private func draw(_ state: inout State, at now: Duration, on terminal: any TerminalOutput) {
+        guard let live = state.live else { return }
+        let width = terminal.width
+        let wasLive = state.lineIsLive
+        let erase = Self.erasing(&state, width: width)
+        if live.progress.isFinished {
+            let line = ProgressLine(
+                label: label(live.progress.phase),
+                progress: live.progress,
+                elapsed: now - live.start
+            )
+            terminal.write(erase + line.text(width: width - 1) + "\n")
+            state.live = nil
+            state.lastDraw = nil
+            if wasLive { lineShown(false) }
+            return
+        }
+        let text =
+            state.notice.map { ProgressLine.fitted($0, width: width - 1) }
+            ?? ProgressLine(label: label(live.progress.phase), progress: live.progress, elapsed: now - live.start)
+            .text(width: width - 1)
+        terminal.write(erase + text)
+        state.lastDraw = now
+        state.liveColumns = max(1, ProgressLine.columns(text))
+        if !wasLive { lineShown(true) }
+    }
+
+    /// What takes the cursor to the start of the live line and erases it, and marks it gone; a carriage return
+    /// when there is none.
+    ///
+    /// A window narrowed since the line was drawn has rewrapped it onto several rows, the cursor on the last (as
+    /// tmux, GNOME Terminal, iTerm2, kitty and Windows Terminal do), so the cursor goes up to its first row and
+    /// everything from there down is erased (ECMA-48 CUU and ED 0); else the line is erased (EL 0).
+    private static func erasing(_ state: inout State, width: Int) -> String {
+        defer { state.liveColumns = 0 }
+        let rows = (state.liveColumns + max(1, width) - 1) / max(1, width)
+        guard rows > 1 else { return "\r" + eraseToEnd }
+        return "\u{1B}[\(rows - 1)A\r\u{1B}[J"
     }
 
     /// Erases from the cursor to the end of the line (ECMA-48 EL 0): what a shorter redraw leaves behind.

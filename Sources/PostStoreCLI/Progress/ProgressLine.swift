@@ -1,7 +1,8 @@
 import PostStore
 
-/// The text of one progress line: what a phase is called, a bar, counts, a rate and the time left while it runs;
-/// its counts and elapsed time once it has finished. Never wider than the width it is given.
+/// The text of one progress line: what a phase is called, a bar, counts, a rate and the time left (or, until that
+/// can be estimated, the time so far) while it runs; its counts and elapsed time once it has finished. Never wider
+/// than the width it is given.
 struct ProgressLine {
     /// What the line says the phase is doing, for example "Reading posts.json".
     let label: String
@@ -10,36 +11,74 @@ struct ProgressLine {
     /// How long the phase has run.
     let elapsed: Duration
 
-    /// The line, fitted into `width` columns: parts are left out, least useful first, until it fits.
+    /// The line, fitted into `width` columns.
+    ///
+    /// The layout depends on the width and the phase's totals only, never on the numbers of the moment, so the bar
+    /// stays put while the phase runs: each layout reserves room for its parts at their widest, and the first that
+    /// leaves the label enough room is drawn. The label is cut before any number is left out.
     func text(width: Int) -> String {
         let width = max(1, width)
-        if progress.isFinished { return Self.fitted(finishedText, width: width) }
-        let counts = self.counts
+        if progress.isFinished { return finishedText(width: width) }
         let percent = progress.fraction.map { "\(Int(($0 * 100).rounded(.down)))%" }
-        // From the most to the least detail; the first that fits is drawn.
-        let layouts: [[String?]] = [
-            [label, bar(24), counts, percent, bytesPart, rate, timeLeft],
-            [label, bar(16), counts, percent, rate, timeLeft],
-            [label, bar(10), counts, percent, timeLeft],
-            [label, counts, percent, timeLeft],
-            [label, percent ?? counts],
-            [label],
+        let percentPart = Part(percent, widest: progress.fraction == nil ? 0 : 4)
+        let countsPart = Part(counts, widest: Self.columns(widestCounts))
+        let ratePart = Part(rate, widest: Self.columns("999.9k \(unit)/s"))
+        let timingPart = Part(timing, widest: Self.columns("59m59s left"))
+        // From the most to the least detail.
+        let layouts: [[Part]] = [
+            [bar(24), countsPart, percentPart, bytesPart, ratePart, timingPart],
+            [bar(16), countsPart, percentPart, ratePart, timingPart],
+            [bar(10), countsPart, percentPart, timingPart],
+            [countsPart, percentPart, timingPart],
+            [percent == nil ? countsPart : percentPart, timingPart],
+            [percent == nil ? countsPart : percentPart],
         ]
         for layout in layouts {
-            let text = layout.compactMap { $0 }.joined(separator: "  ")
+            let shown = layout.filter { $0.widest > 0 }
+            let reserved = shown.reduce(0) { $0 + $1.widest } + 2 * max(0, shown.count - 1)
+            let tail = shown.compactMap(\.text).joined(separator: "  ")
+            let room = width - reserved - 2
+            guard room >= min(Self.columns(label), Self.shortestLabel) else { continue }
+            let text = Self.fitted(label, width: room) + "  " + tail
             if Self.columns(text) <= width { return text }
         }
         return Self.fitted(label, width: width)
     }
 
-    /// The line a finished phase leaves on screen: what it did and how long it took.
-    var finishedText: String {
+    /// The line a finished phase leaves on screen: what it did and how long it took, the label cut first when the
+    /// width is short.
+    func finishedText(width: Int = .max) -> String {
         var parts = ["\(NumberText.grouped(progress.completed)) \(unit)"]
         if let bytes = progress.bytes, bytes > 0 { parts.append(NumberText.bytes(bytes)) }
         if let pages = progress.pages, pages > 0 {
             parts.append("\(NumberText.grouped(pages)) page\(pages == 1 ? "" : "s")")
         }
-        return "\(label): \(parts.joined(separator: ", ")) in \(NumberText.seconds(elapsed))"
+        let time = NumberText.seconds(elapsed)
+        let tails = ["\(parts.joined(separator: ", ")) in \(time)", "\(parts[0]) in \(time)", time]
+        for tail in tails {
+            let room = width - Self.columns(tail) - 2
+            // Counts say more than the label's end on a finished line: the label is cut shorter than on a live one.
+            if room >= min(Self.columns(label), Self.shortestFinishedLabel) {
+                return Self.fitted(label, width: room) + ": " + tail
+            }
+        }
+        return Self.fitted(label + ": " + time, width: width)
+    }
+
+    /// The fewest columns a cut label keeps, so that it still says what the line is about.
+    private static let shortestLabel = 12
+    private static let shortestFinishedLabel = 10
+
+    /// One part of a live line: its text now (`nil` while it has nothing to say) and the most columns it may take
+    /// during the phase (0 when it never appears).
+    private struct Part {
+        let text: String?
+        let widest: Int
+
+        init(_ text: String?, widest: Int) {
+            self.text = text
+            self.widest = text.map { max(widest, ProgressLine.columns($0)) } ?? widest
+        }
     }
 
     private var unit: String { progress.phase == .indexing ? "rows" : "posts" }
@@ -50,10 +89,20 @@ struct ProgressLine {
         return "\(done)/\(NumberText.grouped(total)) \(unit)"
     }
 
-    private var bytesPart: String? {
-        guard let bytes = progress.bytes, bytes > 0 else { return nil }
-        guard let totalBytes = progress.totalBytes else { return NumberText.bytes(bytes) }
-        return "\(NumberText.bytes(bytes))/\(NumberText.bytes(totalBytes))"
+    /// The counts at their widest: the total twice, or a count of up to six digits when there is no total.
+    private var widestCounts: String {
+        guard let total = progress.total else {
+            return "\(NumberText.grouped(max(progress.completed, 999_999))) \(unit)"
+        }
+        return "\(NumberText.grouped(total))/\(NumberText.grouped(total)) \(unit)"
+    }
+
+    private var bytesPart: Part {
+        guard progress.bytes != nil else { return Part(nil, widest: 0) }
+        let widest = Self.columns("1023.9 MiB") * (progress.totalBytes == nil ? 1 : 2) + 1
+        guard let bytes = progress.bytes, bytes > 0 else { return Part(nil, widest: widest) }
+        guard let totalBytes = progress.totalBytes else { return Part(NumberText.bytes(bytes), widest: widest) }
+        return Part("\(NumberText.bytes(bytes))/\(NumberText.bytes(totalBytes))", widest: widest)
     }
 
     private var seconds: Double {
@@ -67,17 +116,23 @@ struct ProgressLine {
         return "\(NumberText.rate(Double(progress.completed) / seconds)) \(unit)/s"
     }
 
-    /// The time left at the pace so far, once the phase is far enough along to estimate it.
-    private var timeLeft: String? {
-        guard let fraction = progress.fraction, fraction >= 0.01, fraction < 1, seconds >= 1 else { return nil }
-        let left = seconds * (1 - fraction) / fraction
-        return "\(NumberText.timeLeft(left)) left"
+    /// The time left at the pace so far, once the phase is far enough along to estimate it; before that, from its
+    /// first second, the time it has run (so that a line whose numbers stand still still shows the work goes on).
+    private var timing: String? {
+        guard seconds >= 1 else { return nil }
+        guard let fraction = progress.fraction, fraction >= 0.01, fraction < 1 else {
+            return NumberText.timeLeft(seconds.rounded(.down))
+        }
+        return "\(NumberText.timeLeft(seconds * (1 - fraction) / fraction)) left"
     }
 
-    private func bar(_ width: Int) -> String? {
-        guard let fraction = progress.fraction else { return nil }
+    private func bar(_ width: Int) -> Part {
+        guard let fraction = progress.fraction else { return Part(nil, widest: 0) }
         let filled = Int((fraction * Double(width)).rounded(.down))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+        return Part(
+            "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]",
+            widest: width + 2
+        )
     }
 
     /// `text`, cut to `width` columns with an ellipsis when it is longer.

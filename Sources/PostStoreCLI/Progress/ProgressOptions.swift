@@ -6,7 +6,7 @@ import PostStore
 struct ProgressOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
-        help: "Draw progress on standard error (default: when it is a terminal, TERM is not dumb and not --quiet)."
+        help: "Whether to draw progress on standard error (default: when it is a terminal and TERM is not dumb)."
     )
     var progress: Bool?
 

@@ -1,3 +1,4 @@
+import Logging
 import PostStore
 import PostStoreTesting
 import Synchronization
@@ -109,6 +110,87 @@ import Testing
         #expect(terminal.overflowed.isEmpty)
     }
 
+    @Test func narrowingTheWindowMidPhaseLeavesNoPieceOfTheOldLine() {
+        let terminal = FakeTerminal(width: 120)
+        let clock = TestClock()
+        let display = Self.display(terminal, clock)
+        display.show(WorkProgress(phase: .reading, completed: 10, bytes: 100, totalBytes: 100).finished)
+        clock.advance(by: .seconds(2))
+        display.show(WorkProgress(phase: .indexing, completed: 250_000, total: 1_000_000))
+        #expect(ProgressLine.columns(terminal.lines[1]) > 50)
+        terminal.resize(to: 50)
+        #expect(terminal.lines.count == 3, "the live line rewrapped onto two rows")
+        clock.advance(by: .seconds(1))
+        display.tick()
+        #expect(terminal.lines.count == 2)
+        #expect(terminal.lines.first == "Reading posts.json: 10 posts, 100 B in 0.0 s")
+        #expect(terminal.lines.last == "Building the search index  25%  3s left")
+        terminal.resize(to: 30)
+        display.clear()
+        #expect(terminal.lines.dropLast().joined() == "Reading posts.json: 10 posts, 100 B in 0.0 s")
+        #expect(terminal.lines.last == "")
+    }
+
+    @Test func theBarStaysPutAndTheNumbersStayAsTheWidthShrinks() {
+        let clock = TestClock()
+        let terminal = FakeTerminal(width: 80)
+        let display = Self.display(terminal, clock)
+        var bars: Set<Int> = []
+        let updates: [(Int, Duration)] = [
+            (0, .zero), (1_000, .milliseconds(300)), (95_000, .seconds(2)), (999_999, .seconds(30)),
+        ]
+        for (completed, wait) in updates {
+            clock.advance(by: wait)
+            display.show(WorkProgress(phase: .indexing, completed: completed, total: 1_000_000))
+            let line = terminal.lines.last ?? ""
+            bars.insert(line.distance(from: line.startIndex, to: line.firstIndex(of: "[") ?? line.endIndex))
+        }
+        #expect(bars.count == 1, "the bar moved: \(bars)")
+        // Narrower, the label is cut before any number goes; a finished line keeps its time.
+        let line = ProgressLine(
+            label: "Building the search index",
+            progress: WorkProgress(phase: .indexing, completed: 250_000, total: 1_000_000),
+            elapsed: .seconds(4)
+        )
+        #expect(line.text(width: 40) == "Building the searc...  25%  12s left")
+        #expect(line.text(width: 20) == "Building th...  25%")
+        let finished = ProgressLine(
+            label: line.label,
+            progress: WorkProgress(phase: .indexing, completed: 1_000_000, total: 1_000_000, isFinished: true),
+            elapsed: .seconds(16)
+        )
+        #expect(finished.text(width: 40) == "Building th...: 1,000,000 rows in 16.0 s")
+        #expect(finished.text(width: 29) == "Building the searc...: 16.0 s")
+    }
+
+    @Test func aPhaseWhoseNumbersStandStillShowsItsTimeGoOn() {
+        let terminal = FakeTerminal(width: 100)
+        let clock = TestClock()
+        let display = Self.display(terminal, clock)
+        display.show(WorkProgress(phase: .writing, completed: 0, total: 300_000))
+        clock.advance(by: .seconds(6))
+        display.tick()
+        #expect(terminal.lines == ["Writing posts  [------------------------]  0/300,000 posts  0%  6s"])
+    }
+
+    @Test func aLogLineIsWrittenAboveTheLiveLineWhichIsDrawnAgain() {
+        let terminal = FakeTerminal(width: 80)
+        let display = Self.display(terminal, TestClock())
+        display.show(WorkProgress(phase: .downloading, completed: 5, pages: 1))
+        var logger = Logger(label: "test") { _ in
+            ProgressLogHandler(FakeTerminalLogHandler(terminal: terminal), display: display)
+        }
+        logger.logLevel = .debug
+        logger.warning("Retrying")
+        #expect(terminal.lines == ["warning: Retrying", "Downloading  5 posts"])
+        // Without a terminal the log line is written all the same.
+        let plain = FakeTerminal(width: 80)
+        Logger(label: "test") { _ in
+            ProgressLogHandler(FakeTerminalLogHandler(terminal: plain), display: Self.display(nil, TestClock()))
+        }.error("Failed")
+        #expect(plain.lines == ["error: Failed", ""])
+    }
+
     @Test func clearingErasesTheLiveLineSoAnErrorStartsAClean() {
         let terminal = FakeTerminal(width: 80)
         let clock = TestClock()
@@ -140,10 +222,10 @@ import Testing
         let display = Self.display(terminal, clock)
         display.show(.working(WorkProgress(phase: .downloading, completed: 0, pages: 0)))
         display.show(.retrying(attempt: 1, delay: .milliseconds(1500), reason: "HTTP 503\u{1B}[31m"))
-        #expect(terminal.lines == [#"Attempt 1 failed (HTTP 503\u{1B}[31m); retrying in 1.5 s..."#])
+        #expect(terminal.lines == [#"Retrying in 1.5 s (attempt 1 failed: HTTP 503\u{1B}[31m)..."#])
         clock.advance(by: .seconds(2))
         display.show(.working(WorkProgress(phase: .downloading, completed: 10, pages: 1)))
-        #expect(terminal.lines == ["Downloading  10 posts  5 posts/s"])
+        #expect(terminal.lines == ["Downloading  10 posts  5 posts/s  2s"])
     }
 
     @Test func theTickerShowsAnUpdateThatCameTooSoonAndMovesTheTimeOn() {
@@ -162,6 +244,22 @@ import Testing
         #expect(
             terminal.lines == ["Writing posts  [############------------]  50/100 posts  50%  24 posts/s  3s left"]
         )
+    }
+}
+
+/// A log handler that writes "level: message" lines to a fake terminal.
+private struct FakeTerminalLogHandler: LogHandler {
+    let terminal: FakeTerminal
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        terminal.write("\(event.level): \(event.message)\n")
     }
 }
 

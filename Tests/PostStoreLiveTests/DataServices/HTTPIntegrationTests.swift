@@ -42,9 +42,12 @@ import Testing
         let requests = fixture.server.requests
         #expect(requests.map(\.target) == (1...4).map { "/posts?lang=en&_page=\($0)&_limit=30" })
         #expect(requests.allSatisfy { $0.headers["if-none-match"] == nil })
-        let progress = events.withLock { $0 }.compactMap { event -> WorkProgress? in
+        let all = events.withLock { $0 }.compactMap { event -> WorkProgress? in
             if case .working(let progress) = event { progress } else { nil }
         }
+        // A downloading phase, then a reading phase as the posts were read.
+        let progress = all.filter { $0.phase == .downloading }
+        #expect(all.drop { $0.phase == .downloading }.map(\.phase) == [.reading, .reading, .reading])
         // Between the page updates, the bytes of each body as they arrive (in as many pieces as URLSession makes).
         let pageUpdates = progress.enumerated().filter { index, update in
             index == 0 || update.pages != progress[index - 1].pages
