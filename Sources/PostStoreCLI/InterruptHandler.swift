@@ -81,6 +81,10 @@ private let standardErrorIsTerminal = Atomic<Bool>(false)
 /// Deletes what ``pathsToRemove`` names, writes `line`, then ends the process by the signal with its default action.
 /// A global function, not a method: a signal handler is a C function pointer and may not capture even a type.
 private func stop(_ signalNumber: Int32, _ line: StaticString) {
+    // A handler must leave `errno` as it found it (the thread sanitizer checks): the process ends by the signal
+    // below, but where a signal is held back until the handler returns, code runs after it.
+    let savedErrno = errno
+    defer { errno = savedErrno }
     if let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>(
         bitPattern: pathsToRemove.load(ordering: .sequentiallyConsistent)
     ) {

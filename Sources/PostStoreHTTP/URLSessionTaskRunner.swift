@@ -1,6 +1,5 @@
 import Foundation
 import PostStore
-import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -33,8 +32,8 @@ final class URLSessionTaskRunner: NSObject, URLSessionDataDelegate, Sendable {
     let maximumRedirects: Int
 
     /// Tasks under way, by task identifier. Delegate calls come on the session's serial queue; the lock also
-    /// covers the call that adds a task.
-    private let running = Mutex<[Int: Running]>([:])
+    /// covers the call that adds a task. (A `LockedState`, not a `Mutex`: the thread sanitizer sees its lock.)
+    private let running = LockedState<[Int: Running]>([:])
 
     /// Creates a runner.
     ///
@@ -192,7 +191,7 @@ final class URLSessionTaskRunner: NSObject, URLSessionDataDelegate, Sendable {
 
     /// The data task, once made, and whether it was cancelled before that.
     private final class StartedTask: Sendable {
-        private let state = Mutex<(task: URLSessionDataTask?, isCancelled: Bool)>((nil, false))
+        private let state = LockedState<(task: URLSessionDataTask?, isCancelled: Bool)>((nil, false))
 
         func set(_ task: URLSessionDataTask) {
             let cancelled = state.withLock { state in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A small typed container: a factory registered per type, resolved by type, with overrides scoped to a task.
 ///
 /// For apps that would rather not pass every dependency through initializers. Register the live graph once at
@@ -65,7 +63,7 @@ public final class DependencyStore: Sendable {
     /// The container this one overrides, if any; resolution falls back to it.
     public let parent: DependencyStore?
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// The process's top-level container: what ``current`` is outside any override scope. Apps register their live
     /// graph here at launch.
@@ -213,10 +211,10 @@ public final class DependencyStore: Sendable {
     /// Collects, while a factory runs, the deepest container that provided anything it resolved and every type
     /// it resolved: a singleton belongs to that container and depends on those types.
     private final class ResolutionRecord: Sendable {
-        private let state: Mutex<(owner: DependencyStore, dependencies: Set<ObjectIdentifier>)>
+        private let state: LockedState<(owner: DependencyStore, dependencies: Set<ObjectIdentifier>)>
 
         init(owner: DependencyStore) {
-            state = Mutex((owner, []))
+            state = LockedState((owner, []))
         }
 
         func note(owner: DependencyStore, dependencies: Set<ObjectIdentifier>) {
@@ -252,7 +250,7 @@ public final class DependencyStore: Sendable {
 
 /// Numbers registrations in the order they are made.
 private enum RegistrationCounter {
-    private static let last = Mutex<UInt64>(0)
+    private static let last = LockedState<UInt64>(0)
 
     static func next() -> UInt64 {
         last.withLock { last in

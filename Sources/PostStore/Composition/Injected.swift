@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A property resolved from the ``DependencyStore`` that was current when its owner was created.
 ///
 /// The container is captured when the owning value is initialized, so an object made inside
@@ -28,7 +26,7 @@ public struct Injected<Value: Sendable>: Sendable {
     /// Resolves the wrapped property on demand, once.
     public final class Resolver: Sendable {
         private let container: DependencyStore
-        private let resolved = Mutex<Value?>(nil)
+        private let resolved = LockedState<Value?>(nil)
 
         init(container: DependencyStore) {
             self.container = container
