@@ -1,4 +1,5 @@
 import PostStore
+import Synchronization
 
 /// The posts of a query's answer, gathered as its rows arrive (from any thread): a search's candidates checked
 /// exactly, then the search's window applied.
@@ -12,7 +13,7 @@ final class PostgresAnswer: Sendable {
     private let plan: PostgresQueryPlan
     private let offset: Int
     private let limit: Int?
-    private let state = LockedState(State())
+    private let state = Mutex(State())
 
     init(plan: PostgresQueryPlan, query: PostQuery) {
         self.plan = plan

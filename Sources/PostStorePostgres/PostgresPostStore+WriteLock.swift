@@ -1,5 +1,5 @@
-import PostStore
 import PostgresNIO
+import Synchronization
 
 extension PostgresPostStore {
     /// Takes the store's write lock in the session's transaction: a table lock on `posts` that writers of the
@@ -32,7 +32,7 @@ extension PostgresPostStore {
 
 /// Whether a write is still waiting for the lock, shared with the task that cancels the wait.
 private final class LockWait: Sendable {
-    private let waiting = LockedState(true)
+    private let waiting = Mutex(true)
 
     var isWaiting: Bool { waiting.withLock { $0 } }
 

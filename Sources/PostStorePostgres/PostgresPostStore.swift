@@ -1,6 +1,7 @@
 public import Logging
 public import PostStore
 public import PostgresNIO
+import Synchronization
 
 /// A store in a PostgreSQL schema: one store that several processes and machines read and write at once.
 ///
@@ -54,7 +55,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
     /// The task running an owned client.
     private let runningClient: Task<Void, Never>?
     /// The first call's check of the schema, shared by the calls that wait for it.
-    private let preparation = LockedState<Task<Void, any Error>?>(nil)
+    private let preparation = Mutex<Task<Void, any Error>?>(nil)
     /// The turns of this instance's writes.
     private let writeTurns = WriteTurns()
 

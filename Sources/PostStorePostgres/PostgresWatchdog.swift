@@ -1,5 +1,5 @@
-import PostStore
 import PostgresNIO
+import Synchronization
 
 /// Closes a connection when no statement of the call has made progress within the limit, and refuses statements
 /// after that; a statement awaited through ``guarding(_:)`` is given up then even if PostgresNIO never answers it,
@@ -28,13 +28,12 @@ final class PostgresWatchdog: Sendable {
     private static let lookInterval = Duration.seconds(1)
 
     private let limit: Duration
-    // `LockedState`, not `Mutex`: NIO's event loops and tasks contend for these, and the thread sanitizer sees its lock.
-    private let state: LockedState<State>
-    private let task = LockedState<Task<Void, Never>?>(nil)
+    private let state: Mutex<State>
+    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     init(limit: Duration, connection: PostgresConnection) {
         self.limit = limit
-        state = LockedState(State(due: .now + limit))
+        state = Mutex(State(due: .now + limit))
         let started = Task { [self] in
             while !Task.isCancelled {
                 switch self.look(isClosed: connection.isClosed) {
@@ -124,10 +123,10 @@ protocol AbandonableStatementWaiter: AnyObject, Sendable {
 
 /// A continuation resumed once, by whichever of the answer and the watchdog comes first.
 final class StatementWaiter<Value: Sendable>: AbandonableStatementWaiter {
-    private let continuation: LockedState<CheckedContinuation<Value, any Error>?>
+    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
 
     init(_ continuation: CheckedContinuation<Value, any Error>) {
-        self.continuation = LockedState(continuation)
+        self.continuation = Mutex(continuation)
     }
 
     func resume(with result: Result<Value, any Error>) {

@@ -10,8 +10,8 @@ import Testing
     @Test(arguments: ["sync", "copy"])
     func withoutATerminalNothingIsDrawn(_ command: String) async throws {
         let sandbox = try Sandbox()
-        try sandbox.write(SamplePosts.make(count: 20_000), to: "posts.json")
-        try await sandbox.seed(SamplePosts.make(count: 20_000), into: "source.sqlite")
+        try sandbox.write(SamplePosts.make(count: 12_000), to: "posts.json")
+        try await sandbox.seed(SamplePosts.make(count: 12_000), into: "source.sqlite")
         let arguments =
             command == "sync"
             ? ["sync", "--from", "posts.json", "--store", "new.sqlite"]
@@ -25,7 +25,7 @@ import Testing
 
     @Test func progressDrawsIntoAPipeAtEightyColumnsAndNoProgressDrawsNothing() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write(SamplePosts.make(count: 20_000), to: "posts.json")
+        try sandbox.write(SamplePosts.make(count: 12_000), to: "posts.json")
 
         let drawn = try await sandbox.run(["sync", "--from", "posts.json", "--store", "a.sqlite", "--progress"])
         let quiet = try await sandbox.run(
@@ -37,8 +37,8 @@ import Testing
         // Each phase's finished line, after whatever live lines were drawn.
         let finished = Self.finishedLines(drawn)
         #expect(finished.count == 2, "\(drawn)")
-        #expect(finished.first?.hasPrefix("Reading posts.json: 20,000 posts") == true, "\(drawn)")
-        #expect(finished.last?.hasPrefix("Building the search index: 20,000 rows") == true, "\(drawn)")
+        #expect(finished.first?.hasPrefix("Reading posts.json: 12,000 posts") == true, "\(drawn)")
+        #expect(finished.last?.hasPrefix("Building the search index: 12,000 rows") == true, "\(drawn)")
         #expect(
             drawn.errorOutput.components(separatedBy: "\n").allSatisfy { line in
                 (line.components(separatedBy: "\r").map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
@@ -51,7 +51,7 @@ import Testing
 
     @Test func copyDrawsItsReadingThenTheTargetsIndex() async throws {
         let sandbox = try Sandbox()
-        try await sandbox.seed(SamplePosts.make(count: 20_000), into: "json:source.json")
+        try await sandbox.seed(SamplePosts.make(count: 12_000), into: "json:source.json")
 
         let result = try await sandbox.run(
             ["copy", "--from-store", "json:source.json", "--to-store", "new.sqlite", "--progress"]
@@ -60,8 +60,8 @@ import Testing
         #expect(result.exitCode == 0, "\(result)")
         let finished = Self.finishedLines(result)
         #expect(finished.count == 2, "\(result)")
-        #expect(finished.first?.hasPrefix("Reading json:source.json: 20,000 posts in ") == true, "\(result)")
-        #expect(finished.last?.hasPrefix("Building the search index: 20,000 rows in ") == true, "\(result)")
+        #expect(finished.first?.hasPrefix("Reading json:source.json: 12,000 posts in ") == true, "\(result)")
+        #expect(finished.last?.hasPrefix("Building the search index: 12,000 rows in ") == true, "\(result)")
     }
 
     @Test(arguments: [
@@ -80,13 +80,13 @@ import Testing
             searchIndex: false,
             clock: SystemClock()
         )
-        try await store.upsert(SamplePosts.make(count: 20_000))
+        try await store.upsert(SamplePosts.make(count: 12_000))
 
         let result = try await sandbox.run(command + ["--progress"])
 
         #expect(result.exitCode == 0, "\(result)")
         let finished = Self.finishedLines(result)
-        #expect(finished.first?.hasPrefix("Building the search index: 20,000 rows in ") == true, "\(result)")
+        #expect(finished.first?.hasPrefix("Building the search index: 12,000 rows in ") == true, "\(result)")
         // The rebuilt index is current: the same command again has nothing to rebuild.
         let again = try await sandbox.run(command + ["--progress"])
         #expect(again.exitCode == 0, "\(again)")

@@ -8,8 +8,10 @@ import Testing
 /// The progress a sync reports, on every engine, from a real file: its phases in order, each with counts that only
 /// grow and one finished update at its end, and nothing after a failure.
 @Suite struct SyncProgressTests {
-    /// More posts than one slice of SQLite's index build and one batch of the file reader, so both report steps.
-    private static let postCount = 25_000
+    /// More posts than SQLite's index build counts between two reports and than one batch of the file reader, so
+    /// both report steps; few enough that the five engines' syncs, run at once on the test runner's few threads, do
+    /// not hold them long under the thread sanitizer.
+    private static let postCount = 12_000
 
     /// The phases each engine reports after the file's reading, for a first sync and for a prune.
     private static func phases(of kind: StoreKind, pruning: Bool) -> [WorkProgress.Phase] {
