@@ -47,7 +47,7 @@ struct ProgressLine {
 
     /// The line a finished phase leaves on screen: what it did and how long it took, the label cut first when the
     /// width is short.
-    func finishedText(width: Int = .max) -> String {
+    private func finishedText(width: Int) -> String {
         var parts = ["\(NumberText.grouped(progress.completed)) \(unit)"]
         if let bytes = progress.bytes, bytes > 0 { parts.append(NumberText.bytes(bytes)) }
         if let pages = progress.pages, pages > 0 {

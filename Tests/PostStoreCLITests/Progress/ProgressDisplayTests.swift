@@ -9,6 +9,13 @@ import Testing
 /// The progress display against a fake terminal and a test clock: what a user sees, how often it is redrawn, and
 /// that it always fits.
 @Suite struct ProgressDisplayTests {
+    /// A terminal `width` columns wide, a test clock, and a display drawing on the one, timed by the other.
+    private static func screen(width: Int) -> (FakeTerminal, TestClock, ProgressDisplay) {
+        let terminal = FakeTerminal(width: width)
+        let clock = TestClock()
+        return (terminal, clock, display(terminal, clock))
+    }
+
     private static func display(_ terminal: FakeTerminal?, _ clock: TestClock) -> ProgressDisplay {
         ProgressDisplay(terminal: terminal, clock: clock) { phase in
             phase == .reading ? "Reading posts.json" : ProgressDisplay.defaultLabel(phase)
@@ -16,9 +23,7 @@ import Testing
     }
 
     @Test func eachFinishedPhaseLeavesALineWithItsCountsAndTimeThenTheLiveLineFollows() {
-        let terminal = FakeTerminal(width: 120)
-        let clock = TestClock()
-        let display = Self.display(terminal, clock)
+        let (terminal, clock, display) = Self.screen(width: 120)
         let size = 350 * 1024 * 1024
         display.show(WorkProgress(phase: .reading, completed: 0, bytes: 0, totalBytes: size))
         clock.advance(by: .seconds(2))
@@ -53,9 +58,7 @@ import Testing
     }
 
     @Test func aPhaseIsRedrawnAtMostTenTimesASecondButItsEndIsAlwaysDrawn() {
-        let terminal = FakeTerminal(width: 100)
-        let clock = TestClock()
-        let display = Self.display(terminal, clock)
+        let (terminal, clock, display) = Self.screen(width: 100)
         // 1,000 updates over one second, one a millisecond.
         for completed in 0..<1000 {
             display.show(WorkProgress(phase: .writing, completed: completed, total: 1000))
@@ -96,9 +99,7 @@ import Testing
     }
 
     @Test func aResizedTerminalGetsLinesOfItsNewWidth() {
-        let terminal = FakeTerminal(width: 120)
-        let clock = TestClock()
-        let display = Self.display(terminal, clock)
+        let (terminal, clock, display) = Self.screen(width: 120)
         display.show(WorkProgress(phase: .writing, completed: 10, total: 100))
         let wide = terminal.lines.last ?? ""
         terminal.resize(to: 40)
@@ -111,9 +112,7 @@ import Testing
     }
 
     @Test func narrowingTheWindowMidPhaseLeavesNoPieceOfTheOldLine() {
-        let terminal = FakeTerminal(width: 120)
-        let clock = TestClock()
-        let display = Self.display(terminal, clock)
+        let (terminal, clock, display) = Self.screen(width: 120)
         display.show(WorkProgress(phase: .reading, completed: 10, bytes: 100, totalBytes: 100).finished)
         clock.advance(by: .seconds(2))
         display.show(WorkProgress(phase: .indexing, completed: 250_000, total: 1_000_000))
@@ -164,9 +163,7 @@ import Testing
     }
 
     @Test func aPhaseWhoseNumbersStandStillShowsItsTimeGoOn() {
-        let terminal = FakeTerminal(width: 100)
-        let clock = TestClock()
-        let display = Self.display(terminal, clock)
+        let (terminal, clock, display) = Self.screen(width: 100)
         display.show(WorkProgress(phase: .writing, completed: 0, total: 300_000))
         clock.advance(by: .seconds(6))
         display.tick()
@@ -217,9 +214,7 @@ import Testing
     }
 
     @Test func aRetryIsShownAtOnceWithItsReasonsControlsMadeVisibleUntilTheNextUpdate() {
-        let terminal = FakeTerminal(width: 100)
-        let clock = TestClock()
-        let display = Self.display(terminal, clock)
+        let (terminal, clock, display) = Self.screen(width: 100)
         display.show(.working(WorkProgress(phase: .downloading, completed: 0, pages: 0)))
         display.show(.retrying(attempt: 1, delay: .milliseconds(1500), reason: "HTTP 503\u{1B}[31m"))
         #expect(terminal.lines == [#"Retrying in 1.5 s (attempt 1 failed: HTTP 503\u{1B}[31m)..."#])
@@ -229,9 +224,7 @@ import Testing
     }
 
     @Test func theTickerShowsAnUpdateThatCameTooSoonAndMovesTheTimeOn() {
-        let terminal = FakeTerminal(width: 100)
-        let clock = TestClock()
-        let display = Self.display(terminal, clock)
+        let (terminal, clock, display) = Self.screen(width: 100)
         display.show(WorkProgress(phase: .writing, completed: 0, total: 100))
         clock.advance(by: .milliseconds(10))
         display.show(WorkProgress(phase: .writing, completed: 50, total: 100))
