@@ -47,7 +47,11 @@ struct CopyCommand: AsyncParsableCommand {
             }
             let (posts, summary) = try await progress.showing {
                 // Opening either store may rebuild its stale search index, which is drawn too.
-                let source = try await StoreOptions.store(from, openMode: .openExisting, progress: progress.show)
+                let source = try await StoreOptions.store(
+                    from,
+                    openMode: .openExisting,
+                    progress: progress.opening(from.description)
+                )
                 // The reading phase spans the query and the handing over of its posts, which a store that writes
                 // as it reads (SQLite) writes meanwhile.
                 progress.show(WorkProgress(phase: .reading, completed: 0, total: try await source.count()))
@@ -74,7 +78,9 @@ struct CopyCommand: AsyncParsableCommand {
             try await store.apply(PostChangeSet(), streaming: stream, progress: progress.show)
         }
         guard let newStore = try NewStoreWrite.begin(spec) else {
-            return try await write(StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.show))
+            return try await write(
+                StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.opening(spec.description))
+            )
         }
         defer { newStore.discard() }
         let summary = try await newStore.build {
@@ -85,6 +91,8 @@ struct CopyCommand: AsyncParsableCommand {
         if try newStore.publish() { return summary }
         // Another process created the store meanwhile: write into it as any later copy would.
         try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await write(StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.show))
+        return try await write(
+            StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.opening(spec.description))
+        )
     }
 }

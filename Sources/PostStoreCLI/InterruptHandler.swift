@@ -18,19 +18,19 @@ enum InterruptHandler {
         signal(SIGINT) { signalNumber in
             stop(
                 signalNumber,
-                "poststore: stopped by SIGINT; no store was left half-written (an unfinished sync or copy is not applied).\n"
+                "poststore: stopped by SIGINT; no store was left half-written (unfinished work is not applied).\n"
             )
         }
         signal(SIGTERM) { signalNumber in
             stop(
                 signalNumber,
-                "poststore: stopped by SIGTERM; no store was left half-written (an unfinished sync or copy is not applied).\n"
+                "poststore: stopped by SIGTERM; no store was left half-written (unfinished work is not applied).\n"
             )
         }
         signal(SIGHUP) { signalNumber in
             stop(
                 signalNumber,
-                "poststore: stopped by SIGHUP; no store was left half-written (an unfinished sync or copy is not applied).\n"
+                "poststore: stopped by SIGHUP; no store was left half-written (unfinished work is not applied).\n"
             )
         }
     }

@@ -46,7 +46,11 @@ struct MigrateCommand: AsyncParsableCommand {
             // Opening migrates, and rebuilds a search index left stale by a connection that did not keep it.
             let progress = progressOptions.display()
             _ = try await progress.showing {
-                try await StoreOptions.store(spec, openMode: .openExisting, progress: progress.show)
+                try await StoreOptions.store(
+                    spec,
+                    openMode: .openExisting,
+                    progress: progress.opening(spec.description)
+                )
             }
             let after = try await migrationStatus(location)
             let count = after.applied.count - before.applied.count

@@ -41,6 +41,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var progressOptions: ProgressOptions
 
     @Option(name: .customLong("id"), parsing: .unconditionalSingleValue, help: "Only this id (repeat for several).")
     var ids: [Int] = []
@@ -85,7 +86,15 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
-            let store = try await StoreOptions.store(spec, openMode: .openExisting)
+            // Opening may rebuild a search index left stale by a program that did not keep it: drawn as progress.
+            let progress = progressOptions.display()
+            let store = try await progress.showing {
+                try await StoreOptions.store(
+                    spec,
+                    openMode: .openExisting,
+                    progress: progress.opening(spec.description)
+                )
+            }
             let query = PostQuery(
                 ids: ids.isEmpty ? nil : Set(ids),
                 userIds: users.isEmpty ? nil : Set(users),

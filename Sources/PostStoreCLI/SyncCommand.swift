@@ -13,7 +13,8 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             Examples:
               poststore sync --from Samples/posts.json --store demo.sqlite
-              poststore sync --from https://jsonplaceholder.typicode.com/posts --prune --format json
+              poststore sync --from https://jsonplaceholder.typicode.com/posts --prune
+              poststore sync --store demo.sqlite --format json
               cat posts.ndjson | poststore sync --from - --store json:posts.json --dry-run
             """
     )
@@ -223,7 +224,11 @@ struct SyncCommand: AsyncParsableCommand {
                 limits: PayloadLimits(maximumPostBytes: maxPostSize.bytes, maximumPayloadBytes: maxPayloadSize.bytes)
             )
             configuration.buildsOffToTheSide = buildsOffToTheSide
-            let graph = StoreOptions.live(configuration, logger: logger(progress), progress: progress.show)
+            let graph = StoreOptions.live(
+                configuration,
+                logger: logger(progress),
+                progress: progress.opening(spec.description)
+            )
             // The store is opened now, so that a missing one is reported before anything is fetched.
             try await StoreOptions.openStore(of: graph, spec)
             return graph

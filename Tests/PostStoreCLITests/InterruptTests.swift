@@ -29,7 +29,7 @@ import Testing
         let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][signal] ?? "\(signal)"
         #expect(
             result.errorLines == [
-                "poststore: stopped by \(name); no store was left half-written (an unfinished sync or copy is not applied)."
+                "poststore: stopped by \(name); no store was left half-written (unfinished work is not applied)."
             ],
             "\(result)"
         )

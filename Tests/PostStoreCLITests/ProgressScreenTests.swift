@@ -82,8 +82,7 @@ struct ProgressScreenTests {
 
         #expect(
             lines == [
-                "poststore: stopped by SIGINT; no store was left half-written (an unfinished sync or copy is not "
-                    + "applied)."
+                "poststore: stopped by SIGINT; no store was left half-written (unfinished work is not applied)."
             ],
             "\(lines)"
         )

@@ -1,9 +1,11 @@
 /// Where one phase of a long piece of work stands — a sync, a copy, a rebuild — for a progress display.
 ///
-/// Work reports a phase at a time: a phase's updates carry counts that only grow, and its last update has
-/// ``isFinished`` set. The next phase's updates follow; a failure ends the work with its error instead, and no
-/// update follows it. Updates come at most once per batch of posts or slice of rows (not once per post), so a
-/// display may draw each one or, as the `poststore` command does, redraw a line at most ten times a second.
+/// Work reports a phase at a time: a phase's updates carry counts that only grow (but for the bytes of a download
+/// retried after a ``SyncProgress/retrying(attempt:delay:reason:)``, counted again from that answer's start), and
+/// its last update has ``isFinished`` set. The next phase's updates follow; a failure ends the work with its error
+/// instead, and no update follows it. Updates come at most once per batch of posts or slice of rows (not once per
+/// post), so a display may draw each one or, as the `poststore` command does, redraw a line at most ten times a
+/// second.
 ///
 /// For example, a line of text for each update:
 ///

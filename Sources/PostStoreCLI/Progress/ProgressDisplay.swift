@@ -26,8 +26,9 @@ final class ProgressDisplay: @unchecked Sendable {
     private var ticker: Task<Void, Never>?
 
     private struct State {
-        /// The phase under way, when one is: its latest update, and when it began.
-        var live: (progress: WorkProgress, start: Duration)?
+        /// The phase under way, when one is: its latest update, when it began, and its line's label when the
+        /// display's own does not apply.
+        var live: (progress: WorkProgress, start: Duration, label: String?)?
         /// A retry's message, shown instead of the phase until the next update.
         var notice: String?
         /// When the live line was last drawn.
@@ -100,13 +101,26 @@ final class ProgressDisplay: @unchecked Sendable {
 
     /// Shows a phase's progress: its live line (at most every ``redrawInterval``), or its finished line.
     @Sendable func show(_ progress: WorkProgress) {
+        show(progress, label: nil)
+    }
+
+    /// What draws the progress of opening the store `name` (a stale search index rebuilt), its line naming the
+    /// store: a command may open two, and the work of opening is not the command's own.
+    func opening(_ name: String) -> @Sendable (WorkProgress) -> Void {
+        let label = "Rebuilding the search index of \(name.withVisibleControls)"
+        return { [self] progress in show(progress, label: progress.phase == .indexing ? label : nil) }
+    }
+
+    private func show(_ progress: WorkProgress, label: String?) {
         update { state, now in
             state.notice = nil
-            if state.live?.progress.phase == progress.phase, let start = state.live?.start {
-                state.live = (progress, start)
+            if let live = state.live, live.progress.phase == progress.phase, live.label == label,
+                (progress.fraction ?? 1) >= (live.progress.fraction ?? 0)
+            {
+                state.live = (progress, live.start, label)
             } else {
-                // A new phase: drawn at once.
-                state.live = (progress, now)
+                // A new phase, or one started over (a retried download): drawn at once, its time counted afresh.
+                state.live = (progress, now, label)
                 state.lastDraw = nil
             }
             return progress.isFinished
@@ -170,9 +184,10 @@ final class ProgressDisplay: @unchecked Sendable {
         let width = terminal.width
         let wasLive = state.lineIsLive
         let erase = Self.erasing(&state, width: width)
+        let label = live.label ?? label(live.progress.phase)
         if live.progress.isFinished {
             let line = ProgressLine(
-                label: label(live.progress.phase),
+                label: label,
                 progress: live.progress,
                 elapsed: now - live.start
             )
@@ -182,10 +197,12 @@ final class ProgressDisplay: @unchecked Sendable {
             if wasLive { lineShown(false) }
             return
         }
+        // Two columns short of the width: Ctrl-C's echoed `^C` must fit on the line's row, where the interrupt
+        // handler erases it (a line one column short had it wrap onto the next row, leaving the line above).
+        let liveWidth = width - 2
         let text =
-            state.notice.map { ProgressLine.fitted($0, width: width - 1) }
-            ?? ProgressLine(label: label(live.progress.phase), progress: live.progress, elapsed: now - live.start)
-            .text(width: width - 1)
+            state.notice.map { ProgressLine.fitted($0, width: liveWidth) }
+            ?? ProgressLine(label: label, progress: live.progress, elapsed: now - live.start).text(width: liveWidth)
         terminal.write(erase + text)
         state.lastDraw = now
         state.liveColumns = max(1, ProgressLine.columns(text))

@@ -14,33 +14,40 @@ struct ProgressLine {
     /// The line, fitted into `width` columns.
     ///
     /// The layout depends on the width and the phase's totals only, never on the numbers of the moment, so the bar
-    /// stays put while the phase runs: each layout reserves room for its parts at their widest, and the first that
-    /// leaves the label enough room is drawn. The label is cut before any number is left out.
+    /// stays put while the phase runs: each layout reserves room for its parts at their widest. The first layout
+    /// with a bar that shows the whole label is drawn (the bytes, then the rate, give way to the label); failing
+    /// that, the first that leaves the label enough room, cut (the bar gives way last, and the numbers after it).
     func text(width: Int) -> String {
         let width = max(1, width)
         if progress.isFinished { return finishedText(width: width) }
+        // A phase at 0% draws no bar and no percentage: one that reports its start and end only (an index built in
+        // one statement) would otherwise look measured and stuck.
+        let started = (progress.fraction ?? 0) > 0
         let percent = progress.fraction.map { "\(Int(($0 * 100).rounded(.down)))%" }
-        let percentPart = Part(percent, widest: progress.fraction == nil ? 0 : 4)
-        let countsPart = Part(counts, widest: Self.columns(widestCounts))
-        let ratePart = Part(rate, widest: Self.columns("999.9k \(unit)/s"))
+        let percentPart = Part(started ? percent : nil, widest: progress.fraction == nil ? 0 : 4)
+        let countsPart = Part(counts, widest: counts == nil ? 0 : Self.columns(widestCounts))
+        let ratePart = Part(rate, widest: Self.columns(countsBytesOnly ? "1023.9 KiB/s" : "999.9k \(unit)/s"))
         let timingPart = Part(timing, widest: Self.columns("59m59s left"))
-        // From the most to the least detail.
-        let layouts: [[Part]] = [
-            [bar(24), countsPart, percentPart, bytesPart, ratePart, timingPart],
-            [bar(16), countsPart, percentPart, ratePart, timingPart],
-            [bar(10), countsPart, percentPart, timingPart],
-            [countsPart, percentPart, timingPart],
-            [percent == nil ? countsPart : percentPart, timingPart],
-            [percent == nil ? countsPart : percentPart],
+        let amountPart = percent == nil ? (counts == nil ? bytesPart : countsPart) : percentPart
+        let barLayouts: [[Part]] = [
+            [bar(24, started), countsPart, percentPart, bytesPart, ratePart, timingPart],
+            [bar(16, started), countsPart, percentPart, ratePart, timingPart],
+            [bar(10, started), countsPart, percentPart, timingPart],
         ]
-        for layout in layouts {
-            let shown = layout.filter { $0.widest > 0 }
-            let reserved = shown.reduce(0) { $0 + $1.widest } + 2 * max(0, shown.count - 1)
-            let tail = shown.compactMap(\.text).joined(separator: "  ")
-            let room = width - reserved - 2
-            guard room >= min(Self.columns(label), Self.shortestLabel) else { continue }
-            let text = Self.fitted(label, width: room) + "  " + tail
-            if Self.columns(text) <= width { return text }
+        let plainLayouts: [[Part]] = [[countsPart, percentPart, timingPart], [amountPart, timingPart], [amountPart]]
+        let labelColumns = Self.columns(label)
+        let passes = [(barLayouts, labelColumns), (barLayouts + plainLayouts, min(labelColumns, Self.shortestLabel))]
+        for (layouts, shortest) in passes {
+            for layout in layouts {
+                let shown = layout.filter { $0.widest > 0 }
+                let reserved = shown.reduce(0) { $0 + $1.widest } + 2 * max(0, shown.count - 1)
+                let room = width - reserved - 2
+                guard room >= shortest else { continue }
+                let tail = shown.compactMap(\.text).joined(separator: "  ")
+                let text =
+                    tail.isEmpty ? Self.fitted(label, width: width) : Self.fitted(label, width: room) + "  " + tail
+                if Self.columns(text) <= width { return text }
+            }
         }
         return Self.fitted(label, width: width)
     }
@@ -83,7 +90,15 @@ struct ProgressLine {
 
     private var unit: String { progress.phase == .indexing ? "rows" : "posts" }
 
-    private var counts: String {
+    /// Whether the phase counts bytes only so far: a download of the whole list in one answer, whose posts are
+    /// known once it is in.
+    private var countsBytesOnly: Bool {
+        progress.phase == .downloading && progress.completed == 0 && progress.total == nil && progress.bytes != nil
+    }
+
+    /// Done (and total) posts or rows; `nil` while only bytes are counted.
+    private var counts: String? {
+        if countsBytesOnly { return nil }
         let done = NumberText.grouped(progress.completed)
         guard let total = progress.total else { return "\(done) \(unit)" }
         return "\(done)/\(NumberText.grouped(total)) \(unit)"
@@ -99,7 +114,9 @@ struct ProgressLine {
 
     private var bytesPart: Part {
         guard progress.bytes != nil else { return Part(nil, widest: 0) }
-        let widest = Self.columns("1023.9 MiB") * (progress.totalBytes == nil ? 1 : 2) + 1
+        // The bytes so far at their widest ("1023.9 KiB"), and the total as it is.
+        let widest =
+            Self.columns("1023.9 MiB") + (progress.totalBytes.map { Self.columns(NumberText.bytes($0)) + 1 } ?? 0)
         guard let bytes = progress.bytes, bytes > 0 else { return Part(nil, widest: widest) }
         guard let totalBytes = progress.totalBytes else { return Part(NumberText.bytes(bytes), widest: widest) }
         return Part("\(NumberText.bytes(bytes))/\(NumberText.bytes(totalBytes))", widest: widest)
@@ -110,9 +127,15 @@ struct ProgressLine {
         return Double(whole) + Double(attoseconds) / 1e18
     }
 
-    /// Posts (or rows) a second since the phase began, once it has run long enough to say.
+    /// Posts (or rows) a second since the phase began, or bytes while only bytes are counted, once it has run long
+    /// enough to say.
     private var rate: String? {
-        guard seconds >= 0.5, progress.completed > 0 else { return nil }
+        guard seconds >= 0.5 else { return nil }
+        if countsBytesOnly {
+            guard let bytes = progress.bytes, bytes > 0 else { return nil }
+            return "\(NumberText.bytes(Int(Double(bytes) / seconds)))/s"
+        }
+        guard progress.completed > 0 else { return nil }
         return "\(NumberText.rate(Double(progress.completed) / seconds)) \(unit)/s"
     }
 
@@ -126,8 +149,10 @@ struct ProgressLine {
         return "\(NumberText.timeLeft(seconds * (1 - fraction) / fraction)) left"
     }
 
-    private func bar(_ width: Int) -> Part {
+    /// A bar `width` columns wide between its brackets; reserved but not drawn until the phase has `started`.
+    private func bar(_ width: Int, _ started: Bool) -> Part {
         guard let fraction = progress.fraction else { return Part(nil, widest: 0) }
+        guard started else { return Part(nil, widest: width + 2) }
         let filled = Int((fraction * Double(width)).rounded(.down))
         return Part(
             "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]",

@@ -6,13 +6,22 @@ import PostStore
 struct ProgressOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
-        help: "Whether to draw progress on standard error (default: when it is a terminal and TERM is not dumb)."
+        help: """
+            Draw progress on standard error (--progress) or never (--no-progress); the last one given wins \
+            (default: when it is a terminal and TERM names one other than dumb).
+            """
     )
     var progress: Bool?
 
-    /// Whether to draw: as asked, else only on a terminal that can redraw a line, and not when told to be quiet.
-    func isEnabled(quiet: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        progress ?? (!quiet && Output.standardErrorIsTerminal && environment["TERM"] != "dumb")
+    /// Whether to draw: as asked, else only on a terminal that can redraw a line (`TERM` unset or empty names no
+    /// such terminal, as `dumb` does), and not when told to be quiet.
+    func isEnabled(
+        quiet: Bool,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        standardErrorIsTerminal: Bool = Output.standardErrorIsTerminal
+    ) -> Bool {
+        let term = environment["TERM"] ?? ""
+        return progress ?? (!quiet && standardErrorIsTerminal && !term.isEmpty && term != "dumb")
     }
 
     /// The display of a command: on standard error when enabled, clearing its line first on an interrupt.

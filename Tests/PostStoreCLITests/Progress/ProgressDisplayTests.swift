@@ -142,7 +142,9 @@ import Testing
             clock.advance(by: wait)
             display.show(WorkProgress(phase: .indexing, completed: completed, total: 1_000_000))
             let line = terminal.lines.last ?? ""
-            bars.insert(line.distance(from: line.startIndex, to: line.firstIndex(of: "[") ?? line.endIndex))
+            // At 0% the line has no bar yet.
+            #expect(line.contains("[") == (completed > 0), "\(line)")
+            if let bar = line.firstIndex(of: "[") { bars.insert(line.distance(from: line.startIndex, to: bar)) }
         }
         #expect(bars.count == 1, "the bar moved: \(bars)")
         // Narrower, the label is cut before any number goes; a finished line keeps its time.
@@ -162,12 +164,70 @@ import Testing
         #expect(finished.text(width: 29) == "Building the searc...: 16.0 s")
     }
 
+    @Test func aWholeListDownloadShowsItsBytesAndTheirRateThenARetryStartsItsTimeAfresh() {
+        let (terminal, clock, display) = Self.screen(width: 120)
+        let size = 80 * 1024 * 1024
+        let downloaded = { (bytes: Int) in
+            WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: bytes, totalBytes: size)
+        }
+        display.show(downloaded(0))
+        clock.advance(by: .seconds(5))
+        display.show(downloaded(size / 2))
+        // No "0 posts": the posts are counted once the answer is in.
+        #expect(
+            terminal.lines == ["Downloading  [############------------]  50%  40.0 MiB/80.0 MiB  8.0 MiB/s  5s left"]
+        )
+        display.show(.retrying(attempt: 1, delay: .seconds(1), reason: "the connection was closed"))
+        clock.advance(by: .seconds(1))
+        display.show(downloaded(size / 8))
+        clock.advance(by: .seconds(1))
+        display.show(downloaded(size / 4))
+        // The time left is the new attempt's: a quarter in one second.
+        #expect(
+            terminal.lines == ["Downloading  [######------------------]  25%  20.0 MiB/80.0 MiB  20.0 MiB/s  3s left"]
+        )
+        // Without a total (a compressed answer): the bytes and their rate.
+        let compressed = ProgressLine(
+            label: "Downloading",
+            progress: WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: size / 2),
+            elapsed: .seconds(5)
+        )
+        #expect(compressed.text(width: 118) == "Downloading  40.0 MiB  8.0 MiB/s  5s")
+    }
+
+    @Test func theWholeLabelShowsBeforeTheBytesAndTheRateAndTheBarGoesLast() {
+        let line = ProgressLine(
+            label: "Reading /tmp/r-posts.json",
+            progress: WorkProgress(phase: .reading, completed: 299_008, bytes: 89_234_000, totalBytes: 89_550_000),
+            elapsed: .seconds(2)
+        )
+        let texts = [200, 118, 78, 68, 40].map { line.text(width: $0) }
+        #expect(
+            texts == [
+                "Reading /tmp/r-posts.json  [#######################-]  299,008 posts  99%  85.1 MiB/85.4 MiB  "
+                    + "149.5k posts/s  1s left",
+                "Reading /tmp/r-posts.json  [###############-]  299,008 posts  99%  149.5k posts/s  1s left",
+                "Reading /tmp/r-posts.json  [#########-]  299,008 posts  99%  1s left",
+                "Reading /tmp/r-po...  [#########-]  299,008 posts  99%  1s left",
+                "Reading /tmp/r-pos...  99%  1s left",
+            ]
+        )
+    }
+
+    @Test func aRetryLineLeavesRoomForAnEchoedInterrupt() {
+        let (terminal, _, display) = Self.screen(width: 120)
+        display.show(.working(WorkProgress(phase: .downloading, completed: 0, pages: 0)))
+        display.show(.retrying(attempt: 1, delay: .seconds(2), reason: String(repeating: "HTTP 503 ", count: 20)))
+        #expect(terminal.lines.map(ProgressLine.columns) == [118])
+    }
+
     @Test func aPhaseWhoseNumbersStandStillShowsItsTimeGoOn() {
         let (terminal, clock, display) = Self.screen(width: 100)
         display.show(WorkProgress(phase: .writing, completed: 0, total: 300_000))
         clock.advance(by: .seconds(6))
         display.tick()
-        #expect(terminal.lines == ["Writing posts  [------------------------]  0/300,000 posts  0%  6s"])
+        // No bar and no 0%: nothing measured it, and the time so far shows the work goes on.
+        #expect(terminal.lines == ["Writing posts  0/300,000 posts  6s"])
     }
 
     @Test func aLogLineIsWrittenAboveTheLiveLineWhichIsDrawnAgain() {
@@ -204,10 +264,16 @@ import Testing
         #expect(terminal.writes.count == writes)
     }
 
-    @Test func progressIsDrawnOnATerminalUnlessDumbOrQuietAndTheFlagsDecideWhenGiven() throws {
+    @Test func progressIsDrawnOnATerminalOfAKnownTypeUnlessQuietAndTheFlagsDecideWhenGiven() throws {
         let unset = try ProgressOptions.parse([])
         // The tests' standard error is not a terminal.
         #expect(!unset.isEnabled(quiet: false, environment: ["TERM": "xterm-256color"]))
+        #expect(unset.isEnabled(quiet: false, environment: ["TERM": "xterm-256color"], standardErrorIsTerminal: true))
+        // A terminal of no known type, or a dumb one, cannot redraw a line; quiet asks for nothing.
+        for environment in [["TERM": "dumb"], ["TERM": ""], [:]] {
+            #expect(!unset.isEnabled(quiet: false, environment: environment, standardErrorIsTerminal: true))
+        }
+        #expect(!unset.isEnabled(quiet: true, environment: ["TERM": "xterm"], standardErrorIsTerminal: true))
         #expect(try ProgressOptions.parse(["--progress"]).isEnabled(quiet: true, environment: ["TERM": "dumb"]))
         #expect(!(try ProgressOptions.parse(["--no-progress"]).isEnabled(quiet: false, environment: [:])))
         #expect(!unset.display().isEnabled)
@@ -228,7 +294,7 @@ import Testing
         display.show(WorkProgress(phase: .writing, completed: 0, total: 100))
         clock.advance(by: .milliseconds(10))
         display.show(WorkProgress(phase: .writing, completed: 50, total: 100))
-        #expect(terminal.lines == ["Writing posts  [------------------------]  0/100 posts  0%"])
+        #expect(terminal.lines == ["Writing posts  0/100 posts"])
         clock.advance(by: .milliseconds(50))
         display.tick()
         #expect(terminal.writes.count == 1, "not yet: the interval has not passed")
