@@ -33,9 +33,10 @@ each:
              attempts of the connect timeout, plus the 3.75 s of backoff between them, plus 10 s of slack); (b) a
              sync (statement timeout 1.5 x the longest full sync seen, at least 5 s, so that no statement of a
              healthy sync meets it) is frozen mid-way: it must end within statement timeout + 5 s (the client's
-             watchdog), plus 10 s, of the SIGSTOP — or 60 s more when no backend of the sync was there yet: the
-             freeze came between its first connection and its pooled one, and postgres-nio's pool tries to connect
-             until its circuit breaker trips, after 60 s. Then SIGCONT.
+             watchdog), plus 10 s, of the SIGSTOP — or 60 s more when its pooled connection was not there yet (no
+             backend of the sync, or the sync ends saying no connection could be made: the freeze came between its
+             first connection, whose schema check may be caught mid-statement, and its pooled one), as postgres-nio's
+             pool tries to connect until its circuit breaker trips, after 60 s. Then SIGCONT.
   password   the role `poststore_password` (postgres.sh makes it log in with a password) with a wrong password in
              the URL (`info` and `sync`), a wrong PGPASSWORD, and no password at all: exit 77, and neither the wrong
              nor the right password in the output. Before the rounds, the right password (in the URL, and in
@@ -958,7 +959,10 @@ class Soak:
                 tally.exit_seconds.append(took)
                 kind = f"frozen during {during}"
                 extra += f", exit {took:.1f} s after the SIGSTOP"
-                bound = bound_b + (POOL_CIRCUIT_BREAKER if during == "no backend" else 0)
+                # Frozen before the sync's pooled connection was made (no backend yet, or only its first
+                # connection's schema check, caught mid-statement): the pool tries until its breaker trips.
+                pool_waited = during == "no backend" or "no connection could be made" in (ended.line or "")
+                bound = bound_b + (POOL_CIRCUIT_BREAKER if pool_waited else 0)
                 if took > bound and not ended.hung:
                     self.fail(tally, label, f"the sync ended {took:.1f} s after the SIGSTOP, more than {bound:.2f} s")
             outcome, name = self.judge_sync(
