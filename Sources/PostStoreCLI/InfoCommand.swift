@@ -27,15 +27,7 @@ struct InfoCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(verbose: options.verbose) {
-            // Opening may rebuild a search index left stale by a program that did not keep it: drawn as progress.
-            let progress = progressOptions.display()
-            let store = try await progress.showing {
-                try await StoreOptions.store(
-                    spec,
-                    openMode: .openExisting,
-                    progress: progress.opening(spec.description)
-                )
-            }
+            let store = try await StoreOptions.existingStore(spec, drawing: progressOptions)
             let (postCount, lastSync, schemaVersion) = try await Self.countLastSyncAndVersion(of: store, spec)
             let info = StoreInfo(
                 engine: spec.engine.scheme,

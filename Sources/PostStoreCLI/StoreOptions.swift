@@ -82,6 +82,20 @@ struct StoreOptions: ParsableArguments {
         return container
     }
 
+    /// An existing store, for the commands that only read it: opening may rebuild a search index left stale by a
+    /// program that did not keep it, which is drawn as `progressOptions` say.
+    static func existingStore(
+        _ spec: StoreSpec,
+        drawing progressOptions: ProgressOptions
+    ) async throws
+        -> any PostStoreProtocol
+    {
+        let progress = progressOptions.display()
+        return try await progress.showing {
+            try await store(spec, openMode: .openExisting, progress: progress.opening(spec.description))
+        }
+    }
+
     /// The store alone, for the commands that only read or copy.
     ///
     /// - Parameter progress: Told of long work that opening does (a stale search index rebuilt).
