@@ -16,7 +16,8 @@ struct ProgressLine {
     /// The layout depends on the width and the phase's totals only, never on the numbers of the moment, so the bar
     /// stays put while the phase runs: each layout reserves room for its parts at their widest. The first layout
     /// with a bar that shows the whole label is drawn (the bytes, then the rate, give way to the label); failing
-    /// that, the first that leaves the label enough room, cut (the bar gives way last, and the numbers after it).
+    /// that, the first that leaves the cut label enough room: the bar goes only once the label is cut, the counts
+    /// after the bar.
     func text(width: Int) -> String {
         let width = max(1, width)
         if progress.isFinished { return finishedText(width: width) }
@@ -116,7 +117,7 @@ struct ProgressLine {
         guard progress.bytes != nil else { return Part(nil, widest: 0) }
         // The bytes so far at their widest ("1023.9 KiB"), and the total as it is.
         let widest =
-            Self.columns("1023.9 MiB") + (progress.totalBytes.map { Self.columns(NumberText.bytes($0)) + 1 } ?? 0)
+            Self.columns("1023.9 KiB") + (progress.totalBytes.map { Self.columns(NumberText.bytes($0)) + 1 } ?? 0)
         guard let bytes = progress.bytes, bytes > 0 else { return Part(nil, widest: widest) }
         guard let totalBytes = progress.totalBytes else { return Part(NumberText.bytes(bytes), widest: widest) }
         return Part("\(NumberText.bytes(bytes))/\(NumberText.bytes(totalBytes))", widest: widest)
