@@ -6,8 +6,9 @@ import PostStore
 ///
 /// Between updates a ticker redraws the live line every ``redrawInterval``, so its time and rate move on while the
 /// work is in one long step (an index built in one statement, a download) and the latest counts always show. A
-/// display made without a terminal draws nothing (standard error is not a terminal, `--quiet`, `TERM=dumb`,
-/// `--no-progress`). No colour is used, so `NO_COLOR` has nothing to turn off.
+/// display made without a terminal draws nothing (standard error is not a terminal, `--quiet`, `TERM` unset, empty
+/// or `dumb`, `--no-progress`). A phase whose fraction falls (a download retried from its start) is timed afresh.
+/// No colour is used, so `NO_COLOR` has nothing to turn off.
 ///
 /// `@unchecked Sendable`: its mutable state (`storage`, `ticker`) is only read or written while holding `lock`
 /// (`withState`), and the other properties are constants. The lock is an `NSLock`, not `Synchronization.Mutex`: the
