@@ -168,7 +168,7 @@ public actor SpyPostStore: PostStoreProtocol {
 
     public func post(id: Int) async throws -> Post? {
         try record(.post(id: id))
-        return await store.post(id: id)
+        return try await store.post(id: id)
     }
 
     public func query(_ query: PostQuery) async throws -> [Post] {
@@ -178,22 +178,22 @@ public actor SpyPostStore: PostStoreProtocol {
 
     public func count() async throws -> Int {
         try record(.count)
-        return await store.count()
+        return try await store.count()
     }
 
     public func removeAll() async throws {
         try record(.removeAll)
-        await store.removeAll()
+        try await store.removeAll()
     }
 
     public func syncState(for source: String) async throws -> SyncState? {
         try record(.syncState(source: source))
-        return await store.syncState(for: source)
+        return try await store.syncState(for: source)
     }
 
     public func syncStates() async throws -> [SyncState] {
         try record(.syncStates)
-        return await store.syncStates()
+        return try await store.syncStates()
     }
 
     /// Records a call, then throws the failure set for its method, if any.

@@ -37,7 +37,7 @@ public actor InMemoryPostStore: PostStoreProtocol {
         return try copy.apply(changes)
     }
 
-    public func post(id: Int) -> Post? {
+    public func post(id: Int) throws -> Post? {
         contents.posts[id]
     }
 
@@ -45,20 +45,20 @@ public actor InMemoryPostStore: PostStoreProtocol {
         try contents.query(query)
     }
 
-    public func count() -> Int {
+    public func count() throws -> Int {
         contents.posts.count
     }
 
-    public func removeAll() {
+    public func removeAll() throws {
         if !contents.posts.isEmpty { changes += 1 }
         contents = StoreContents()
     }
 
-    public func syncState(for source: String) -> SyncState? {
+    public func syncState(for source: String) throws -> SyncState? {
         contents.syncState(for: source)
     }
 
-    public func syncStates() -> [SyncState] {
+    public func syncStates() throws -> [SyncState] {
         contents.orderedSyncStates
     }
 }
@@ -75,6 +75,6 @@ extension InMemoryPostStore: PostPageReading {
 
 extension InMemoryPostStore: StoreDescribing {
     package func describe() -> StoreDescription {
-        StoreDescription(count: count(), syncStates: syncStates(), formatVersion: nil)
+        StoreDescription(count: contents.posts.count, syncStates: contents.orderedSyncStates, formatVersion: nil)
     }
 }
