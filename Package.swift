@@ -285,6 +285,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Every ```swift block of README.md, the DocC articles and the doc comments, made into code by
+        // scripts/doc-snippets.py (CI checks the files are current): a snippet that drifts from the API fails the
+        // build. No shared settings: the blocks compile as in a user's package.
+        .testTarget(
+            name: "DocumentationSnippetTests",
+            dependencies: [
+                "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStorePostgres",
+                "PostStoreServer", "PostStoreLive", "PostStoreTesting", "PostStoreConformance", "PostListExample",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(
             name: "PostListExampleTests",
             dependencies: ["PostListExample", "PostStore", "PostStoreTesting"],

@@ -33,8 +33,14 @@ if [[ ${#paths[@]} -eq 0 ]]; then
     exit 1
 fi
 
+# The files scripts/doc-snippets.py makes from the documentation keep the documentation's layout: they are left out.
+files=()
+while IFS= read -r -d '' file; do
+    files+=("$file")
+done < <(find "${paths[@]}" -name '*.swift' -not -path 'Tests/DocumentationSnippetTests/Generated/*' -print0 | sort -z)
+
 if ! "$check_only"; then
-    swift format format --in-place --recursive --parallel "${paths[@]}"
+    swift format format --in-place --parallel "${files[@]}"
 fi
 
-swift format lint --strict --recursive --parallel "${paths[@]}"
+swift format lint --strict --parallel "${files[@]}"

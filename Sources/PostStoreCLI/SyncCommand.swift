@@ -237,7 +237,7 @@ struct SyncCommand: AsyncParsableCommand {
         do {
             return try await wire(spec, .openExisting)
         } catch let error as PostStoreError where error.code == .storeNotFound {
-            return try await wire(StoreSpec(.inMemory), .createIfMissing)
+            return try await wire(StoreSpec(.memory), .createIfMissing)
         }
     }
 

@@ -2,7 +2,7 @@ public import PostStore
 
 extension StoreEngine {
     /// ``JSONFilePostStore``: `json:PATH`, or a path ending in `.json`.
-    public static let jsonFile = StoreEngine(
+    public static let json = StoreEngine(
         scheme: "json",
         fileExtensions: ["json"],
         locationKind: .file,

@@ -25,8 +25,17 @@ import Synchronization
 /// For example, with the app's client:
 ///
 /// ```swift
+/// import PostStore
+/// import PostStoreHTTP
+/// import PostStorePostgres
+/// import PostgresNIO
+///
+/// let client = PostgresClient(
+///     configuration: .init(host: "db.local", username: "app", password: nil, database: "shop", tls: .disable)
+/// )
+/// // The app runs the client (`await client.run()`) in a task of its own for as long as it uses the store.
 /// let store = try PostgresPostStore(client: client, schema: "posts")
-/// let service = SyncService(dataService: HTTPPostDataService(), store: store)
+/// let service = SyncService(dataService: try HTTPPostDataService(), store: store)
 /// ```
 ///
 /// The password is never shown: messages name the server as `HOST:PORT/DATABASE`.

@@ -10,9 +10,9 @@ public import PostStore
 /// ```swift
 /// let store = SpyPostStore(posts: SamplePosts.make(count: 3))
 /// await store.fail(.query, with: PostStoreError(.storeBusy, "locked"))
-/// // … run the code under test …
+/// // … run the code under test, which saves one new post …
 /// #expect(await store.upsertCallCount == 1)
-/// #expect(await store.lastUpsertedPosts == expected)
+/// #expect(await store.lastUpsertedPosts?.map(\.id) == [4])
 /// ```
 public actor SpyPostStore: PostStoreProtocol {
     /// A method of `PostStoreProtocol`, to choose one to fail.

@@ -97,7 +97,7 @@ import Testing
 
         // Then it works on the overrides
         #expect(model.posts.map(\.id) == [1, 2])
-        #expect(await store.count() == 2)
+        #expect(try await store.count() == 2)
     }
 
     @Test func aSlowEarlierSearchDoesNotOverwriteALaterOne() async throws {
@@ -166,9 +166,9 @@ private actor GatedPostStore: PostStoreProtocol {
 
     func apply(_ changes: PostChangeSet) async throws -> WriteSummary { try await store.apply(changes) }
     func preview(_ changes: PostChangeSet) async throws -> WriteSummary { try await store.preview(changes) }
-    func post(id: Int) async throws -> Post? { await store.post(id: id) }
-    func count() async throws -> Int { await store.count() }
-    func removeAll() async throws { await store.removeAll() }
-    func syncState(for source: String) async throws -> SyncState? { await store.syncState(for: source) }
-    func syncStates() async throws -> [SyncState] { await store.syncStates() }
+    func post(id: Int) async throws -> Post? { try await store.post(id: id) }
+    func count() async throws -> Int { try await store.count() }
+    func removeAll() async throws { try await store.removeAll() }
+    func syncState(for source: String) async throws -> SyncState? { try await store.syncState(for: source) }
+    func syncStates() async throws -> [SyncState] { try await store.syncStates() }
 }

@@ -61,7 +61,7 @@ import Testing
     @Test func theStoreComesFromTheOptionThenTheEnvironmentThenTheDataHome() throws {
         let environment = ["POSTSTORE_STORE": "json:env.json", "XDG_DATA_HOME": "/data", "HOME": "/home/me"]
         #expect(try StoreSpec.resolve("a.sqlite", environment: environment) == StoreSpec(.sqlite, path: "a.sqlite"))
-        #expect(try StoreSpec.resolve(nil, environment: environment) == StoreSpec(.jsonFile, path: "env.json"))
+        #expect(try StoreSpec.resolve(nil, environment: environment) == StoreSpec(.json, path: "env.json"))
         #expect(
             try StoreSpec.resolve(nil, environment: ["XDG_DATA_HOME": "/data"])
                 == StoreSpec(.sqlite, path: "/data/poststore/posts.sqlite")

@@ -4,8 +4,9 @@ import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
-/// The README's two examples, run as written, and the README's promises that a reader acts on: the quick-start
-/// commands, and links that lead somewhere. The README cannot drift from the API or from the files it points at.
+/// The README's app example, run as written so that the results its comments show are checked (every block of
+/// README.md is also compiled, and its tests run, by DocumentationSnippetTests), and the README's promises that a
+/// reader acts on: the quick-start commands, and links that lead somewhere.
 @Suite("README")
 struct ReadmeExampleTests {
     @Test("the app example does what README says")
@@ -23,17 +24,6 @@ struct ReadmeExampleTests {
         #expect(hits.map(\.id) == [2])
     }
 
-    // The test example, exactly as README shows it.
-    @Test func aSyncStoresTheSourcesPosts() async throws {
-        let store = SpyPostStore()
-        let source = StubPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "First post")])
-
-        let report = try await SyncService(dataService: source, store: store).sync()
-
-        #expect(report.inserted == 1)
-        #expect(try await store.query(PostQuery(search: "hello")).map(\.id) == [1])
-    }
-
     /// The lines of the app example above, which README's code block must hold word for word.
     static let appExampleLines = [
         "import PostStore",
@@ -47,17 +37,6 @@ struct ReadmeExampleTests {
         #"print(hits.map(\.id))  // [2]"#,
     ]
 
-    /// The lines of the test example above.
-    static let testExampleLines = [
-        "import PostStoreTesting",
-        "@Test func aSyncStoresTheSourcesPosts() async throws {",
-        "let store = SpyPostStore()",
-        #"let source = StubPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "First post")])"#,
-        "let report = try await SyncService(dataService: source, store: store).sync()",
-        "#expect(report.inserted == 1)",
-        #"#expect(try await store.query(PostQuery(search: "hello")).map(\.id) == [1])"#,
-    ]
-
     /// The quick start, which CI runs as written (`.ci/run`).
     static let quickStartLines = [
         "swift run poststore sync --from Samples/posts.json --store demo.sqlite && "
@@ -65,10 +44,10 @@ struct ReadmeExampleTests {
         "swift test",
     ]
 
-    @Test("README still shows both examples and the quick start")
+    @Test("README still shows the app example and the quick start")
     func readmeShowsTheExamples() throws {
         let lines = try Documentation.lines(of: "README.md")
-        for line in Self.appExampleLines + Self.testExampleLines + Self.quickStartLines {
+        for line in Self.appExampleLines + Self.quickStartLines {
             #expect(lines.contains(line), "README no longer has: \(line)")
         }
     }
@@ -86,30 +65,9 @@ struct ReadmeExampleTests {
     }
 }
 
-/// The guide's examples of code a reader writes (Sources/PostStore/PostStore.docc), run as written.
+/// The guide's examples that are not Swift (its code is DocumentationSnippetTests'), checked against the API.
 @Suite("Guide examples")
 struct GuideExampleTests {
-    @Test("the guide's own data service syncs")
-    func customDataServiceExample() async throws {
-        let service = SyncService(
-            dataService: FixedPostDataService(posts: [Post(userId: 1, id: 1, title: "Hello", body: "World")]),
-            store: InMemoryPostStore(),
-            clock: TestClock()
-        )
-        let report = try await service.sync()
-        #expect(report.source == "fixed" && report.inserted == 1)
-    }
-
-    @Test("the guide's @Injected example with a task-scoped override")
-    func countsTheStoredPosts() async throws {
-        let count = try await withDependencies {
-            $0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)
-        } operation: {
-            try await PostCounter().count()
-        }
-        #expect(count == 3)
-    }
-
     /// The guide's sync report JSON, which must decode as a `SyncReport` and list every key it encodes.
     static let reportLines = [
         #"{"source":"https://jsonplaceholder.typicode.com/posts","fetched":100,"inserted":100,"updated":0,"unchanged":0,"#,
@@ -131,17 +89,7 @@ struct GuideExampleTests {
         let shown = [
             "Sources/PostStore/PostStore.docc/Syncing.md": Self.reportLines.map {
                 $0.trimmingCharacters(in: .whitespaces)
-            } + [
-                "struct FixedPostDataService: PostDataService {",
-                "func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {",
-                ".posts(PostStream(posts), etag: nil, pages: 1)  // or .notModified when request.etag still matches",
-            ],
-            "Sources/PostStore/PostStore.docc/EmbeddingAndTesting.md": [
-                "@Injected var store: any PostStoreProtocol",
-                "func count() async throws -> Int { try await store.count() }",
-                "$0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)",
-                "try await PostCounter().count()",
-            ],
+            }
         ]
         for (article, expected) in shown {
             let lines = try Documentation.lines(of: article)
@@ -150,22 +98,6 @@ struct GuideExampleTests {
             }
         }
     }
-}
-
-/// The guide's example of a data service of your own, as written there.
-struct FixedPostDataService: PostDataService {
-    let posts: [Post]
-    var source: String { "fixed" }
-    func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
-        .posts(PostStream(posts), etag: nil, pages: 1)  // or .notModified when request.etag still matches
-    }
-}
-
-/// The guide's example of a type with an injected store, as written there.
-struct PostCounter {
-    @Injected var store: any PostStoreProtocol
-
-    func count() async throws -> Int { try await store.count() }
 }
 
 /// Reads the repository's Markdown documents.

@@ -19,6 +19,7 @@
 ///     $0.register(InMemoryPostStore(), for: (any PostStoreProtocol).self)
 /// } operation: {
 ///     let store = try DependencyStore.current.resolve((any PostStoreProtocol).self)  // the in-memory store
+///     print(try await store.count())  // 0
 /// }
 /// ```
 ///

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let count = try await withDependencies {
-///     $0.register(InMemoryPostStore(posts: samples), for: (any PostStoreProtocol).self)
+///     $0.register(InMemoryPostStore(posts: SamplePosts.make(count: 3)), for: (any PostStoreProtocol).self)
 /// } operation: {
 ///     try await PostCounter().count()  // whose `@Injected var store` is the in-memory store
 /// }

@@ -10,7 +10,7 @@
 ///
 /// ```swift
 /// let limits = PayloadLimits(maximumPostBytes: 64 << 10, maximumPayloadBytes: 16 << 20)
-/// let service = FilePostDataService(path: "posts.json", limits: limits, fileSystem: LocalFileSystem())
+/// let service = FilePostDataService(path: "posts.json", limits: limits)
 /// ```
 public struct PayloadLimits: Sendable, Hashable {
     /// The default ``maximumPostBytes``: 1 MiB, thousands of times a JSONPlaceholder post.

@@ -1,14 +1,14 @@
 /// A storage engine as a store spec names it: its scheme, the file extensions that imply it, and how the
 /// composition root opens, migrates and finishes its stores.
 ///
-/// Each engine module declares its own entry (`StoreEngine.sqlite` in `PostStoreSQLite`, `StoreEngine.jsonFile` in
-/// `PostStoreJSONFile`, ``inMemory`` here), and the composition root (`PostStoreLive`) lists them in one table.
+/// Each engine module declares its own entry (`StoreEngine.sqlite` in `PostStoreSQLite`, `StoreEngine.json` in
+/// `PostStoreJSONFile`, ``memory`` here), and the composition root (`PostStoreLive`) lists them in one table.
 /// Nothing else names an engine: the `poststore` commands, `info`, `migrate` and the tests read the table.
 ///
 /// For example:
 ///
 /// ```swift
-/// let spec = StoreSpec(.inMemory)
+/// let spec = StoreSpec(.memory)
 /// // spec.engine.scheme == "memory"
 /// ```
 public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
@@ -25,7 +25,7 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     /// Other schemes that name this engine (`postgresql` beside `postgres`).
     package let schemeAliases: [String]
 
-    /// Whether a store of this engine lives in a file at a path (`false` for ``inMemory`` and for a server's).
+    /// Whether a store of this engine lives in a file at a path (`false` for ``memory`` and for a server's).
     public var storesInFile: Bool { locationKind == .file }
 
     /// Opens (or creates) the store at a location (a path or a URL): `nil` for an engine without one. An engine
@@ -91,7 +91,7 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
 
 extension StoreEngine {
     /// ``InMemoryPostStore``: `memory:`, a store that lasts as long as the process.
-    public static let inMemory = StoreEngine(
+    public static let memory = StoreEngine(
         scheme: "memory",
         fileExtensions: [],
         locationKind: .none,

@@ -2,11 +2,14 @@
 ///
 /// The composition root (`PostStoreLive`) parses the spellings users type — `sqlite:PATH`, `json:PATH`,
 /// `postgres://HOST/DB`, `memory:`, or a path whose extension names the engine — into a spec, and opens it.
+/// In code, each engine is named as its scheme is on the command line: `StoreSpec(.sqlite, path: "posts.sqlite")`
+/// is `sqlite:posts.sqlite`, `StoreSpec(.json, path: "posts.json")` is `json:posts.json`, `StoreSpec(.memory)` is
+/// `memory:`, and `StoreSpec(.postgres, url: "postgres://app@db.local/shop")` is that URL.
 ///
 /// For example:
 ///
 /// ```swift
-/// let spec = StoreSpec(.inMemory)
+/// let spec = StoreSpec(.memory)
 /// // spec.description == "memory:"
 /// ```
 public struct StoreSpec: Sendable, Hashable, CustomStringConvertible {
@@ -40,7 +43,7 @@ public struct StoreSpec: Sendable, Hashable, CustomStringConvertible {
         self.location = url
     }
 
-    /// A store of an engine without files, such as ``StoreEngine/inMemory``.
+    /// A store of an engine without files, such as ``StoreEngine/memory``.
     ///
     /// - Parameter engine: The engine; its ``StoreEngine/storesInFile`` must be `false`.
     public init(_ engine: StoreEngine) {

@@ -7,7 +7,7 @@
 /// For example, refusing to delete more than half of the store:
 ///
 /// ```swift
-/// var changes = PostChangeSet(upserts: fetched, prune: true)
+/// var changes = PostChangeSet(upserts: posts, prune: true)
 /// changes.deletionLimit = .share(0.5)
 /// ```
 public struct DeletionLimit: Sendable, Hashable, CustomStringConvertible {

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let summary = try await store.apply(
-///     PostChangeSet(upserts: fetched, deletions: [7, 9], syncState: SyncState(source: url, syncedAt: .now))
+///     PostChangeSet(upserts: posts, deletions: [7, 9], syncState: SyncState(source: "posts.json", syncedAt: .now))
 /// )
 /// ```
 public struct PostChangeSet: Sendable, Hashable {

@@ -14,7 +14,7 @@ import Testing
     @Test func overridingOnlyTheClockOrTheLoggerKeepsTheLiveStore() async throws {
         let container = DependencyStore()
         container.registerLive(
-            PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none"))
+            PostStoreConfiguration(store: StoreSpec(.memory), source: .file(path: "/none"))
         )
         let rootStore = try container.resolve((any PostStoreProtocol).self)
 
@@ -51,7 +51,7 @@ import Testing
         }
 
         #expect(report.inserted == 4)
-        #expect(await store.count() == 4)
+        #expect(try await store.count() == 4)
         #expect(try directory.entries().isEmpty, "the live SQLite store was never opened")
         #expect(try container.resolve((any PostDataService).self).source == "/none")
     }
@@ -60,14 +60,14 @@ import Testing
     /// resolved from the container logs nothing; given one, it is the one registered and a sync logs to it.
     @Test func aLoggerIsRegisteredOnlyWhenOneIsGiven() async throws {
         let silent = DependencyStore()
-        silent.registerLive(PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none")))
+        silent.registerLive(PostStoreConfiguration(store: StoreSpec(.memory), source: .file(path: "/none")))
         let missing = #expect(throws: PostStoreError.self) { try silent.resolve(Logger.self) }
         #expect(missing?.code == .missingDependency)
 
         let lines = InMemoryLogHandler()
         let logged = DependencyStore()
         logged.registerLive(
-            PostStoreConfiguration(store: StoreSpec(.inMemory), source: .file(path: "/none")),
+            PostStoreConfiguration(store: StoreSpec(.memory), source: .file(path: "/none")),
             logger: Logger(label: "given") { _ in lines }
         )
         #expect(try logged.resolve(Logger.self).label == "given")

@@ -14,7 +14,7 @@ import Testing
 @Suite struct StoreEngineTableTests {
     @Test func theTableListsEveryEngineInHelpOrder() {
         #expect(StoreEngine.all.map(\.scheme) == ["sqlite", "json", "postgres", "memory"])
-        #expect(StoreEngine.all == [.sqlite, .jsonFile, .postgres, .inMemory])
+        #expect(StoreEngine.all == [.sqlite, .json, .postgres, .memory])
     }
 
     /// A scheme or an extension named twice would make a spec's engine depend on the table's order.
@@ -40,19 +40,19 @@ import Testing
     @Test(arguments: [
         ("sqlite:a/b.db", StoreSpec(.sqlite, path: "a/b.db")),
         ("SQLite:x", StoreSpec(.sqlite, path: "x")),
-        ("json:posts.json", StoreSpec(.jsonFile, path: "posts.json")),
-        ("JSON:weird.sqlite", StoreSpec(.jsonFile, path: "weird.sqlite")),
-        ("memory:", StoreSpec(.inMemory)),
-        ("MEMORY:", StoreSpec(.inMemory)),
+        ("json:posts.json", StoreSpec(.json, path: "posts.json")),
+        ("JSON:weird.sqlite", StoreSpec(.json, path: "weird.sqlite")),
+        ("memory:", StoreSpec(.memory)),
+        ("MEMORY:", StoreSpec(.memory)),
         ("posts.sqlite", StoreSpec(.sqlite, path: "posts.sqlite")),
         ("dir/posts.SQLITE3", StoreSpec(.sqlite, path: "dir/posts.SQLITE3")),
         ("/tmp/a.Db", StoreSpec(.sqlite, path: "/tmp/a.Db")),
-        ("posts.JSON", StoreSpec(.jsonFile, path: "posts.JSON")),
-        ("./c:d/posts.json", StoreSpec(.jsonFile, path: "./c:d/posts.json")),
+        ("posts.JSON", StoreSpec(.json, path: "posts.JSON")),
+        ("./c:d/posts.json", StoreSpec(.json, path: "./c:d/posts.json")),
         // A combining mark after the `:` or the `/` joins it into a larger `Character`, not into another byte.
         ("sqlite:\u{301}x.db", StoreSpec(.sqlite, path: "\u{301}x.db")),
-        ("JSON:\u{301}x", StoreSpec(.jsonFile, path: "\u{301}x")),
-        ("a/\u{301}b:c.json", StoreSpec(.jsonFile, path: "a/\u{301}b:c.json")),
+        ("JSON:\u{301}x", StoreSpec(.json, path: "\u{301}x")),
+        ("a/\u{301}b:c.json", StoreSpec(.json, path: "a/\u{301}b:c.json")),
         ("postgres://app:secret@db:5433/shop", StoreSpec(.postgres, url: "postgres://app:secret@db:5433/shop")),
         ("PostgreSQL://db/shop?schema=s", StoreSpec(.postgres, url: "PostgreSQL://db/shop?schema=s")),
     ])
@@ -134,7 +134,7 @@ import Testing
         for engine in [StoreEngine.sqlite, .postgres] {
             #expect(engine.migrationStatus != nil && engine.withoutMigrationsBecause.isEmpty, "\(engine)")
         }
-        for engine in [StoreEngine.jsonFile, .inMemory] {
+        for engine in [StoreEngine.json, .memory] {
             #expect(engine.migrationStatus == nil && !engine.withoutMigrationsBecause.isEmpty, "\(engine)")
         }
     }

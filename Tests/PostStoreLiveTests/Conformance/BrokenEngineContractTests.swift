@@ -73,12 +73,12 @@ private struct MiscountingPostStore: PostStoreProtocol {
         Self.miscounted(try await base.preview(changes))
     }
 
-    func post(id: Int) async throws -> Post? { await base.post(id: id) }
+    func post(id: Int) async throws -> Post? { try await base.post(id: id) }
     func query(_ query: PostQuery) async throws -> [Post] { try await base.query(query) }
-    func count() async throws -> Int { await base.count() }
-    func removeAll() async throws { await base.removeAll() }
-    func syncState(for source: String) async throws -> SyncState? { await base.syncState(for: source) }
-    func syncStates() async throws -> [SyncState] { await base.syncStates() }
+    func count() async throws -> Int { try await base.count() }
+    func removeAll() async throws { try await base.removeAll() }
+    func syncState(for source: String) async throws -> SyncState? { try await base.syncState(for: source) }
+    func syncStates() async throws -> [SyncState] { try await base.syncStates() }
 
     private static func miscounted(_ summary: WriteSummary) -> WriteSummary {
         WriteSummary(
@@ -102,9 +102,9 @@ private struct UnsortedPostStore: PostStoreProtocol {
 
     func apply(_ changes: PostChangeSet) async throws -> WriteSummary { try await base.apply(changes) }
     func preview(_ changes: PostChangeSet) async throws -> WriteSummary { try await base.preview(changes) }
-    func post(id: Int) async throws -> Post? { await base.post(id: id) }
-    func count() async throws -> Int { await base.count() }
-    func removeAll() async throws { await base.removeAll() }
-    func syncState(for source: String) async throws -> SyncState? { await base.syncState(for: source) }
-    func syncStates() async throws -> [SyncState] { await base.syncStates() }
+    func post(id: Int) async throws -> Post? { try await base.post(id: id) }
+    func count() async throws -> Int { try await base.count() }
+    func removeAll() async throws { try await base.removeAll() }
+    func syncState(for source: String) async throws -> SyncState? { try await base.syncState(for: source) }
+    func syncStates() async throws -> [SyncState] { try await base.syncStates() }
 }

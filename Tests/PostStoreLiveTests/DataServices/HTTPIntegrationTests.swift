@@ -220,7 +220,7 @@ import Testing
     }
 
     /// The store's files are compared byte for byte, so not even a sync state may be written.
-    @Test(arguments: [StoreKind.jsonFile, .sqlite], ServerFailure.allCases)
+    @Test(arguments: [StoreKind.json, .sqlite], ServerFailure.allCases)
     func aFailedSyncLeavesTheStoreAsItWas(_ kind: StoreKind, _ failure: ServerFailure) async throws {
         let fixture = try Fixture(posts: SamplePosts.make(count: 20))
         try await withStore(kind) { store, directory in

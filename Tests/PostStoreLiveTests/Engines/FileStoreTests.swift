@@ -30,7 +30,7 @@ struct FileStoreTests {
         let clock = TestClock()
         let path = kind.file(in: directory)
         let store: any PostStoreProtocol =
-            kind == .jsonFile
+            kind == .json
             ? try JSONFilePostStore(
                 path: path,
                 mode: .openExisting,
@@ -60,8 +60,8 @@ struct FileStoreTests {
     @Test("opening a new JSON store while another process holds its lock does not wait; the first write creates it")
     func openingDoesNotWaitForTheLock() async throws {
         let directory = try TemporaryDirectory()
-        let release = try await StoreKind.jsonFile.holdWriteLock(in: directory)
-        let path = StoreKind.jsonFile.file(in: directory)
+        let release = try await StoreKind.json.holdWriteLock(in: directory)
+        let path = StoreKind.json.file(in: directory)
 
         let store = try JSONFilePostStore(path: path, lockTimeout: .seconds(5))
         #expect(try await store.count() == 0)

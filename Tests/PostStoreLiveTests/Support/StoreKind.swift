@@ -43,8 +43,8 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
         StoreEngine.all.filter { $0.locationKind != .serverURL || PostgresTestURL.base != nil }
         .map(StoreKind.init) + [.sqliteWithoutSearchIndex]
 
-    static let inMemory = StoreKind(.inMemory)
-    static let jsonFile = StoreKind(.jsonFile)
+    static let memory = StoreKind(.memory)
+    static let json = StoreKind(.json)
     static let sqlite = StoreKind(.sqlite)
     /// SQLite without its text-search index: searches scan every post, and must answer the same.
     static let sqliteWithoutSearchIndex = StoreKind(name: "sqliteWithoutSearchIndex", engine: .sqlite) {
@@ -136,7 +136,7 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
     /// How another process takes each file engine's write lock, given the store's file: the engine-specific part of
     /// the lock tests. An engine without an entry skips them (the contract suite reports them as skipped).
     static let writeLockHolders: [StoreEngine: @Sendable (_ file: String) throws -> () throws -> Void] = [
-        .jsonFile: holdJSONFileLock,
+        .json: holdJSONFileLock,
         .sqlite: holdSQLiteLock,
     ]
 

@@ -295,7 +295,7 @@ import Testing
 
     /// Two stores on one file — as two processes would have — sync different sources at once, pruning: the store
     /// must end holding exactly one source's posts, never a mixture.
-    @Test(arguments: [StoreKind.jsonFile, .sqlite])
+    @Test(arguments: [StoreKind.json, .sqlite])
     func concurrentSyncsIntoOneFileEndInOneSourcesState(_ kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let first = Array(SamplePosts.make(count: 300).prefix(200))

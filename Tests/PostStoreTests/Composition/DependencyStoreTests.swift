@@ -209,7 +209,12 @@ private struct Wrapper: Sendable {
     let pair: Pair
 }
 
-// `PostCounter`, an app-style type with an injected store, is the guide's, in ReadmeExampleTests.swift.
+/// An app-style type with an injected store, as the guide's `PostCounter` (which DocumentationSnippetTests runs).
+private struct PostCounter {
+    @Injected var store: any PostStoreProtocol
+
+    func count() async throws -> Int { try await store.count() }
+}
 
 private func identity(of store: any PostStoreProtocol) -> ObjectIdentifier {
     ObjectIdentifier(store as AnyObject)
