@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Checks the release record and the public API against the last release (CI runs it):
+#
+#   - the latest release in CHANGELOG.md (`## [X.Y.Z] - DATE`) is PostStoreVersion.current, what `poststore
+#     --version` prints;
+#   - its release commit (the line `Release commit: HASH` under it) is in this clone, and so is its tag when the
+#     clone has tags: the annotated tag X.Y.Z on that commit;
+#   - `swift package diagnose-api-breaking-changes` finds no break of any library module's public API since that
+#     commit, except the breaks CHANGELOG.md's "Unreleased" section declares, one a line, as the tool words them:
+#     `- API breakage: func Post.foo() has been removed` (a deliberate break is said there, once).
+#
+# The baseline API of each release is committed under API/baselines/COMMIT/ (swift-api-digester's JSON, made on
+# Linux), so the check builds only the current code, which the build before it already compiled.
+#
+# Usage:
+#   scripts/release-check.sh              the check (what CI runs)
+#   scripts/release-check.sh --baseline   after tagging a release: make API/baselines/COMMIT/ for it (builds the
+#                                         release in a worktree of its own: minutes), then commit the folder
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+fail() {
+    echo "release-check: $*" >&2
+    exit 1
+}
+
+case "${1:-}" in
+    "") make_baseline=false ;;
+    --baseline) make_baseline=true ;;
+    *)
+        echo "usage: $0 [--baseline]" >&2
+        exit 64
+        ;;
+esac
+
+# The latest release: the first `## [X.Y.Z]` heading, and the `Release commit:` line of its section.
+version=$(sed -nE 's/^## \[([0-9]+\.[0-9]+\.[0-9]+)\].*/\1/p' CHANGELOG.md | head -n 1)
+[[ -n $version ]] || fail "CHANGELOG.md has no release heading '## [X.Y.Z] - DATE'"
+commit=$(awk -v heading="## [$version]" '
+    index($0, heading) == 1 { inside = 1; next }
+    inside && /^## / { exit }
+    inside && match($0, /Release commit: `[0-9a-f]+`/) { print substr($0, RSTART + 17, RLENGTH - 18); exit }
+' CHANGELOG.md)
+
+code_version=$(sed -nE 's/.*static let current = "([^"]+)".*/\1/p' Sources/PostStore/PostStoreVersion.swift)
+[[ $code_version == "$version" ]] ||
+    fail "PostStoreVersion.current is '$code_version' but CHANGELOG.md's latest release is $version"
+
+tag_commit=""
+if git rev-parse -q --verify "refs/tags/$version" >/dev/null; then
+    [[ $(git cat-file -t "refs/tags/$version") == tag ]] || fail "tag $version is not annotated (git tag -a)"
+    tag_commit=$(git rev-parse "$version^{commit}")
+fi
+
+if "$make_baseline"; then
+    [[ -n $tag_commit ]] || fail "tag the release first: git tag -a $version -m 'PostStore $version' COMMIT"
+    rm -rf "API/baselines/$tag_commit"
+    swift package diagnose-api-breaking-changes "$tag_commit" --baseline-dir API/baselines --regenerate-baseline
+    echo "release-check: made API/baselines/$tag_commit; write 'Release commit: \`$tag_commit\`' under" \
+        "'## [$version]' in CHANGELOG.md and commit both" >&2
+    exit 0
+fi
+
+[[ -n $commit ]] || fail "CHANGELOG.md's section of $version has no line 'Release commit: \`HASH\`'"
+git cat-file -e "$commit^{commit}" 2>/dev/null || fail "the release commit $commit of $version is not in this clone"
+commit=$(git rev-parse "$commit^{commit}")
+[[ -z $tag_commit || $tag_commit == "$commit" ]] ||
+    fail "tag $version is on $tag_commit, but CHANGELOG.md records $commit"
+[[ -d API/baselines/$commit ]] ||
+    fail "API/baselines/$commit is missing: run scripts/release-check.sh --baseline in a clone with the tag"
+
+echo "release-check: $version, release commit $commit${tag_commit:+ (tag $version)}, PostStoreVersion.current agrees"
+
+# The breaks the next release declares: the "Unreleased" section's `- API breakage: …` lines.
+allowed=$(mktemp)
+trap 'rm -f "$allowed"' EXIT
+awk '
+    /^## \[?Unreleased/ { inside = 1; next }
+    inside && /^## / { exit }
+    inside && /^- API breakage: / { sub(/^- /, ""); print }
+' CHANGELOG.md >"$allowed"
+
+swift package diagnose-api-breaking-changes "$commit" --baseline-dir API/baselines --breakage-allowlist-path "$allowed"
