@@ -108,6 +108,8 @@ def swift_file(source, number, module, code, first_of_page, stand_in):
     tests run) or, when it extends a type, at file scope; a block of statements goes into a function."""
     imports = [l for l in code if re.match(r"^(@testable |@preconcurrency )?import \w+", l)]
     rest = [l for l in code if l not in imports]
+    # The reader's app, `MyApp`, is the package's example app here (its other types are the page's declarations).
+    imports = [re.sub(r"^@testable import MyApp$", "import PostListExample", l) for l in imports]
     # A fragment (no imports of its own) is read with the page's: everything the package offers.
     wanted = ["PostStore"] + ([module] if module and module not in NOT_IMPORTABLE else [])
     if not imports:

@@ -14,7 +14,7 @@ import Testing
 extension Snippets_PostStore_PostStore_docc_GettingStarted_md {
     private func block4(store: any PostStoreProtocol, service: SyncService, posts: [Post], manyPosts: [Post]) async throws {
         let changes = PostChangeSet(
-            upserts: posts,
+            upserts: [Post(userId: 7, id: 63, title: "Nemo enim", body: "ipsam voluptatem")],
             deletions: [7, 9],
             syncState: SyncState(source: "https://example.com/posts", etag: "\"v2\"", syncedAt: .now)
         )

@@ -13,11 +13,11 @@ import Testing
 
 extension Snippets_PostStore_PostStore_docc_Syncing_md {
     private func block3(store: any PostStoreProtocol, service: SyncService, posts: [Post], manyPosts: [Post]) async throws {
-        let (updates, continuation) = AsyncStream.makeStream(of: SyncProgress.self, bufferingPolicy: .bufferingNewest(1))
-        async let report = service.sync { continuation.yield($0) }
-        // for await update in updates { … } elsewhere; continuation.finish() once `report` is in
-        _ = updates
-        _ = continuation
-        _ = try await report
+        let report = try await service.sync(SyncOptions(prune: true)) { event in
+            guard case .working(let progress) = event else { return }
+            let share = progress.fraction.map { " \(Int($0 * 100))%" } ?? ""
+            print("\(progress.phase): \(progress.completed)\(share)\(progress.isFinished ? " done" : "")")
+        }
+        _ = report
     }
 }

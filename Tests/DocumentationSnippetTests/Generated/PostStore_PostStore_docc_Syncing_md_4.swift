@@ -12,11 +12,12 @@ import PostStoreTesting
 import Testing
 
 extension Snippets_PostStore_PostStore_docc_Syncing_md {
-    struct FixedPostDataService: PostDataService {
-        let posts: [Post]
-        var source: String { "fixed" }
-        func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
-            .posts(PostStream(posts), etag: nil, pages: 1)  // or .notModified when request.etag still matches
-        }
+    private func block4(store: any PostStoreProtocol, service: SyncService, posts: [Post], manyPosts: [Post]) async throws {
+        let (updates, continuation) = AsyncStream.makeStream(of: SyncProgress.self, bufferingPolicy: .bufferingNewest(1))
+        async let report = service.sync { continuation.yield($0) }
+        // for await update in updates { … } elsewhere; continuation.finish() once `report` is in
+        _ = updates
+        _ = continuation
+        _ = try await report
     }
 }
