@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the release record and the public API against the last release (CI runs it):
 #
-#   - the latest release in CHANGELOG.md (`## [X.Y.Z] - DATE`) is PostStoreVersion.current, what `poststore
+#   - the latest release in CHANGELOG.md (`## [X.Y.Z] - DATE`) is PostStoreRelease.version, what `poststore
 #     --version` prints;
 #   - its release commit (the line `Release commit: HASH` under it) is in this clone, and so is its tag when the
 #     clone has tags: the annotated tag X.Y.Z on that commit;
@@ -46,9 +46,9 @@ commit=$(awk -v heading="## [$version]" '
     inside && match($0, /Release commit: `[0-9a-f]+`/) { print substr($0, RSTART + 17, RLENGTH - 18); exit }
 ' CHANGELOG.md)
 
-code_version=$(sed -nE 's/.*static let current = "([^"]+)".*/\1/p' Sources/PostStore/PostStoreVersion.swift)
+code_version=$(sed -nE 's/.*static let version = "([^"]+)".*/\1/p' Sources/PostStore/PostStoreRelease.swift)
 [[ $code_version == "$version" ]] ||
-    fail "PostStoreVersion.current is '$code_version' but CHANGELOG.md's latest release is $version"
+    fail "PostStoreRelease.version is '$code_version' but CHANGELOG.md's latest release is $version"
 
 tag_commit=""
 if git rev-parse -q --verify "refs/tags/$version" >/dev/null; then
@@ -73,7 +73,7 @@ commit=$(git rev-parse "$commit^{commit}")
 [[ -d API/baselines/$commit ]] ||
     fail "API/baselines/$commit is missing: run scripts/release-check.sh --baseline in a clone with the tag"
 
-echo "release-check: $version, release commit $commit${tag_commit:+ (tag $version)}, PostStoreVersion.current agrees"
+echo "release-check: $version, release commit $commit${tag_commit:+ (tag $version)}, PostStoreRelease.version agrees"
 
 # The breaks the next release declares: the "Unreleased" section's `- API breakage: …` lines.
 allowed=$(mktemp)

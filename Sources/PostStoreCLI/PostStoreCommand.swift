@@ -16,7 +16,7 @@ struct PostStoreCommand: AsyncParsableCommand {
             database server unavailable, 74 store cannot be read or written, 77 login or privilege refused by the \
             database server, 1 anything else.
             """,
-        version: PostStoreVersion.current,
+        version: PostStoreRelease.version,
         subcommands: [
             SyncCommand.self, QueryCommand.self, InfoCommand.self, MigrateCommand.self, CopyCommand.self,
             ServeCommand.self,

@@ -6,8 +6,8 @@ public import Testing
 /// A check opens a new, empty store through a ``ContractSubject``, exercises it and records what it finds with
 /// Swift Testing's `#expect` and `#require`, as issues of whichever test runs it. A check that needs what the subject
 /// cannot do (a second instance, the write lock) is skipped: it records a warning with the reason and cancels the
-/// running test case, so the result says so. Every check is in ``PostStoreContract/checks``, whose page shows the
-/// test that runs them all on an engine.
+/// running test case, so the result says so. Every check is in ``PostStoreContract/checks``; the module's article,
+/// <doc:PostStoreConformance>, shows the test that runs them all on an engine.
 public struct ContractCheck: Sendable, Identifiable, CustomStringConvertible, CustomTestStringConvertible {
     /// The check's name, unique in the suite: `upsertCountsInsertedUpdatedAndUnchanged`.
     public let name: String
@@ -57,7 +57,7 @@ public struct ContractCheck: Sendable, Identifiable, CustomStringConvertible, Cu
     /// case (see `Test.cancel(_:sourceLocation:)`), which structured results show as skipped; when it leaves out one
     /// part for lack of a capability, it runs the rest and records a warning that names the part.
     ///
-    /// ``PostStoreContract`` shows the test that calls it for every check.
+    /// The module's article, <doc:PostStoreConformance>, shows the test that calls it for every check.
     ///
     /// - Parameter subject: The engine under test.
     /// - Throws: What the subject throws, an error the check did not expect from the store, an error of a failed

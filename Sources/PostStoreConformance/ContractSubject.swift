@@ -17,27 +17,7 @@ public import PostStore
 /// A check that merely reads back through a second instance, or compares the stored bytes, as one part among
 /// others runs its other parts and records a warning that names the part it left out.
 ///
-/// For example, a subject for an engine that keeps its posts in a file:
-///
-/// ```swift
-/// struct MyEngineSubject: ContractSubject {
-///     func makeLocation() throws -> String {
-///         FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".db").path
-///     }
-///
-///     func makeStore(at path: String, options: ContractStoreOptions) throws -> any PostStoreProtocol {
-///         try MyPostStore(path: path, lockTimeout: options.lockTimeout)
-///     }
-///
-///     func reopenStore(at path: String, options: ContractStoreOptions) throws -> (any PostStoreProtocol)? {
-///         try MyPostStore(path: path, lockTimeout: options.lockTimeout)
-///     }
-///
-///     func removeStores(at path: String) throws {
-///         try FileManager.default.removeItem(atPath: path)
-///     }
-/// }
-/// ```
+/// The module's article, <doc:PostStoreConformance>, shows a subject for an engine that keeps its posts in a file.
 ///
 /// An engine that keeps nothing outside the instance needs one method; its location is `Void`:
 ///

@@ -6,18 +6,7 @@
 /// and their `ETag`s, instances and processes side by side, waiting for locks — and runs on a new store of a
 /// ``ContractSubject``, the engine under test.
 ///
-/// For example, in an engine's test target (which depends on the `PostStoreConformance` product):
-///
-/// ```swift
-/// import PostStore
-/// import PostStoreConformance
-/// import Testing
-///
-/// @Test(arguments: PostStoreContract.checks)
-/// func contract(_ check: ContractCheck) async throws {
-///     try await check.run(on: MyEngineSubject())
-/// }
-/// ```
+/// The module's article, <doc:PostStoreConformance>, shows an engine's test target that runs them all.
 public enum PostStoreContract {
     /// Every check of the contract, each run on a store of its own: pass them as a parameterized test's arguments.
     public static let checks: [ContractCheck] = [

@@ -16,21 +16,7 @@ import Testing
 struct Snippets_PostStoreConformance_ContractSubject_swift {}
 
 extension Snippets_PostStoreConformance_ContractSubject_swift {
-    struct MyEngineSubject: ContractSubject {
-        func makeLocation() throws -> String {
-            FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".db").path
-        }
-
-        func makeStore(at path: String, options: ContractStoreOptions) throws -> any PostStoreProtocol {
-            try MyPostStore(path: path, lockTimeout: options.lockTimeout)
-        }
-
-        func reopenStore(at path: String, options: ContractStoreOptions) throws -> (any PostStoreProtocol)? {
-            try MyPostStore(path: path, lockTimeout: options.lockTimeout)
-        }
-
-        func removeStores(at path: String) throws {
-            try FileManager.default.removeItem(atPath: path)
-        }
+    struct MyMemorySubject: ContractSubject {
+        func makeStore(at _: Void, options _: ContractStoreOptions) -> any PostStoreProtocol { MyMemoryStore() }
     }
 }
