@@ -39,7 +39,7 @@ struct CopyCommand: AsyncParsableCommand {
         let from = try StoreSpec(option: fromStore)
         let to = try StoreSpec(option: toStore)
         guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
-        try await Failure.report(verbose: verbose) {
+        try await Failure.report(Self.self, verbose: verbose) {
             try StoreOptions.checkFolder(of: to)
             let fromName = from.description.withVisibleControls
             let progress = progressOptions.display { phase in

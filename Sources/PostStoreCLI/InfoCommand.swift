@@ -26,7 +26,7 @@ struct InfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let spec = try options.spec()
-        try await Failure.report(verbose: options.verbose) {
+        try await Failure.report(Self.self, verbose: options.verbose) {
             let store = try await StoreOptions.existingStore(spec, drawing: progressOptions)
             let (postCount, lastSync, schemaVersion) = try await Self.countLastSyncAndVersion(of: store, spec)
             let info = StoreInfo(

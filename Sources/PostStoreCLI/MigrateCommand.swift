@@ -24,7 +24,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let spec = try options.spec()
-        try await Failure.report(verbose: options.verbose) {
+        try await Failure.report(Self.self, verbose: options.verbose) {
             guard let location = spec.location, let migrationStatus = spec.engine.migrationStatus else {
                 // Opening checks the store is there and readable, as for a store with migrations.
                 _ = try await StoreOptions.store(spec, openMode: .openExisting)

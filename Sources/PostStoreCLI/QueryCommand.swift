@@ -85,7 +85,7 @@ struct QueryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let spec = try options.spec()
-        try await Failure.report(verbose: options.verbose) {
+        try await Failure.report(Self.self, verbose: options.verbose) {
             let store = try await StoreOptions.existingStore(spec, drawing: progressOptions)
             let query = PostQuery(
                 ids: ids.isEmpty ? nil : Set(ids),

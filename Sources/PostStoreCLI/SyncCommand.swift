@@ -112,7 +112,7 @@ struct SyncCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let spec = try options.spec()
         let source = try PostStoreConfiguration.Source.resolve(from, pageSize: pageSize, environment: environment)
-        try await Failure.report(verbose: options.verbose) {
+        try await Failure.report(Self.self, verbose: options.verbose) {
             let isDefaultStore = options.store == nil && (environment["POSTSTORE_STORE"] ?? "").isEmpty
             if let path = spec.path, isDefaultStore, !dryRun {
                 // The default store's folder is ours to create.

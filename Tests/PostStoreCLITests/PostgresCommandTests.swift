@@ -121,6 +121,6 @@ struct PostgresCommandTests {
 
         #expect(result.exitCode == 64, "\(result)")
         #expect(result.errorLines.count == 1, "\(result)")
-        #expect(result.errorOutput.hasSuffix(" (see 'poststore --help')\n"), "\(result)")
+        #expect(result.errorOutput.hasSuffix(" (see 'poststore query --help')\n"), "\(result)")
     }
 }
