@@ -35,10 +35,12 @@ struct CopyCommand: AsyncParsableCommand {
 
     @OptionGroup var progressOptions: ProgressOptions
 
+    func validate() throws {
+        _ = try stores()
+    }
+
     func run() async throws {
-        let from = try StoreSpec(option: fromStore)
-        let to = try StoreSpec(option: toStore)
-        guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
+        let (from, to) = try stores()
         try await Failure.report(Self.self, verbose: verbose) {
             try StoreOptions.checkFolder(of: to)
             let fromName = from.description.withVisibleControls
@@ -64,6 +66,24 @@ struct CopyCommand: AsyncParsableCommand {
                     + "\(summary.updated) updated, \(summary.unchanged) unchanged).").withVisibleControls
             )
         }
+    }
+
+    /// The two stores, once they are known to be two, and both outlive the command.
+    private func stores() throws(ValidationError) -> (from: StoreSpec, to: StoreSpec) {
+        let from = try StoreSpec(option: fromStore)
+        let to = try StoreSpec(option: toStore)
+        try StoreOptions.refuseInMemory(
+            from,
+            named: "--from-store",
+            "so there is nothing to copy; name a file or database store"
+        )
+        try StoreOptions.refuseInMemory(
+            to,
+            named: "--to-store",
+            "so the copied posts would be lost; name a file or database store"
+        )
+        guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
+        return (from, to)
     }
 
     /// Writes `posts` into `spec`, into a new store built off to the side when its file is missing (see

@@ -24,6 +24,10 @@ struct InfoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "text or json.")
     var format: Format = .text
 
+    func validate() throws {
+        try options.refuseInMemory("so there is nothing to describe; name a file or database store")
+    }
+
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(Self.self, verbose: options.verbose) {

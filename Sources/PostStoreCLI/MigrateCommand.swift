@@ -22,6 +22,10 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @OptionGroup var progressOptions: ProgressOptions
 
+    func validate() throws {
+        try options.refuseInMemory("so there is nothing to migrate; name a file or database store")
+    }
+
     func run() async throws {
         let spec = try options.spec()
         try await Failure.report(Self.self, verbose: options.verbose) {

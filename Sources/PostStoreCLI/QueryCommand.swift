@@ -81,6 +81,7 @@ struct QueryCommand: AsyncParsableCommand {
         if count, limit != nil || offset != 0 {
             throw ValidationError("--count counts every matching post; it does not take --limit or --offset.")
         }
+        try options.refuseInMemory("so there is nothing to query; name a file or database store")
     }
 
     func run() async throws {

@@ -29,6 +29,28 @@ struct StoreOptions: ParsableArguments {
         try StoreSpec.resolve(store, environment: ProcessInfo.processInfo.environment)
     }
 
+    /// Refuses an in-memory store, which starts empty and is gone when the command ends, for a command that would
+    /// read nothing from it or whose work would be lost with it.
+    ///
+    /// - Parameter consequence: Why, and what to do instead: "so there is nothing to query; name a file or database
+    ///   store".
+    func refuseInMemory(_ consequence: String) throws(ValidationError) {
+        try Self.refuseInMemory(spec(), named: store == nil ? "$POSTSTORE_STORE" : "--store", consequence)
+    }
+
+    /// Refuses `spec` when its store lasts only as long as this process (an engine whose stores have no location,
+    /// `memory:`).
+    ///
+    /// - Parameters:
+    ///   - spec: The store.
+    ///   - option: Where it was named: `--store`, `--to-store`, `$POSTSTORE_STORE`.
+    ///   - consequence: Why it is refused, and what to do instead.
+    static func refuseInMemory(_ spec: StoreSpec, named option: String, _ consequence: String) throws(ValidationError) {
+        guard spec.engine.locationKind == .none else { return }
+        let named = option.hasPrefix("$") ? "\(option)=\(spec)" : "\(option) \(spec)"
+        throw ValidationError("An in-memory store (\(named)) starts empty and ends with the command, \(consequence).")
+    }
+
     /// Refuses a store whose folder does not exist (or is not a folder), or whose path is a folder, before anything
     /// tries to create the store there.
     static func checkFolder(of spec: StoreSpec) throws {

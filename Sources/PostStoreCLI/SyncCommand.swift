@@ -106,6 +106,12 @@ struct SyncCommand: AsyncParsableCommand {
             throw ValidationError("--retries must be from 0 to \(Self.maximumRetries) (got \(retries)).")
         }
         if force && !prune { throw ValidationError("--force only makes sense with --prune.") }
+        if !dryRun {
+            try options.refuseInMemory(
+                "so the sync would keep nothing; to check a source, use sync --dry-run, or name a file or database "
+                    + "store"
+            )
+        }
     }
 
     func run() async throws {
