@@ -60,6 +60,7 @@ struct CopyCommand: AsyncParsableCommand {
                 let posts = try await source.query(.all)
                 return (posts, try await Self.write(posts, into: to, progress: progress))
             }
+            await InterruptHandler.pauseAfterCommitIfTesting()
             // The paths are the user's: their controls are shown, not sent, and the summary stays one line.
             Output.line(
                 ("Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
@@ -97,8 +98,14 @@ struct CopyCommand: AsyncParsableCommand {
         let write = { (store: any PostStoreProtocol) in
             try await store.apply(PostChangeSet(), streaming: stream, progress: progress.show)
         }
+        // Once the write into an existing store has committed, a signal lets the copy finish.
+        let committing = { (store: any PostStoreProtocol) in
+            let summary = try await write(store)
+            InterruptHandler.writeCommitted()
+            return summary
+        }
         guard let newStore = try NewStoreWrite.begin(spec) else {
-            return try await write(
+            return try await committing(
                 StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.opening(spec.description))
             )
         }
@@ -108,10 +115,10 @@ struct CopyCommand: AsyncParsableCommand {
                 StoreOptions.store(newStore.stagedSpec, openMode: .createIfMissing, buildsOffToTheSide: true)
             )
         }
-        if try newStore.publish() { return summary }
+        if try InterruptHandler.committing({ try newStore.publish() }) { return summary }
         // Another process created the store meanwhile: write into it as any later copy would.
         try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await write(
+        return try await committing(
             StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.opening(spec.description))
         )
     }
