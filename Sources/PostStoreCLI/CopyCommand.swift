@@ -35,11 +35,13 @@ struct CopyCommand: AsyncParsableCommand {
 
     @OptionGroup var progressOptions: ProgressOptions
 
+    func validate() throws {
+        _ = try stores()
+    }
+
     func run() async throws {
-        let from = try StoreSpec(option: fromStore)
-        let to = try StoreSpec(option: toStore)
-        guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
-        try await Failure.report(verbose: verbose) {
+        let (from, to) = try stores()
+        try await Failure.report(Self.self, verbose: verbose) {
             try StoreOptions.checkFolder(of: to)
             let fromName = from.description.withVisibleControls
             let progress = progressOptions.display { phase in
@@ -58,12 +60,31 @@ struct CopyCommand: AsyncParsableCommand {
                 let posts = try await source.query(.all)
                 return (posts, try await Self.write(posts, into: to, progress: progress))
             }
+            await InterruptHandler.pauseAfterCommitIfTesting()
             // The paths are the user's: their controls are shown, not sent, and the summary stays one line.
             Output.line(
                 ("Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
                     + "\(summary.updated) updated, \(summary.unchanged) unchanged).").withVisibleControls
             )
         }
+    }
+
+    /// The two stores, once they are known to be two, and both outlive the command.
+    private func stores() throws(ValidationError) -> (from: StoreSpec, to: StoreSpec) {
+        let from = try StoreSpec(option: fromStore)
+        let to = try StoreSpec(option: toStore)
+        try StoreOptions.refuseInMemory(
+            from,
+            named: "--from-store",
+            "so there is nothing to copy; name a file or database store"
+        )
+        try StoreOptions.refuseInMemory(
+            to,
+            named: "--to-store",
+            "so the copied posts would be lost; name a file or database store"
+        )
+        guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
+        return (from, to)
     }
 
     /// Writes `posts` into `spec`, into a new store built off to the side when its file is missing (see
@@ -77,8 +98,14 @@ struct CopyCommand: AsyncParsableCommand {
         let write = { (store: any PostStoreProtocol) in
             try await store.apply(PostChangeSet(), streaming: stream, progress: progress.show)
         }
+        // Once the write into an existing store has committed, a signal lets the copy finish.
+        let committing = { (store: any PostStoreProtocol) in
+            let summary = try await write(store)
+            InterruptHandler.writeCommitted()
+            return summary
+        }
         guard let newStore = try NewStoreWrite.begin(spec) else {
-            return try await write(
+            return try await committing(
                 StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.opening(spec.description))
             )
         }
@@ -88,10 +115,10 @@ struct CopyCommand: AsyncParsableCommand {
                 StoreOptions.store(newStore.stagedSpec, openMode: .createIfMissing, buildsOffToTheSide: true)
             )
         }
-        if try newStore.publish() { return summary }
+        if try InterruptHandler.committing({ try newStore.publish() }) { return summary }
         // Another process created the store meanwhile: write into it as any later copy would.
         try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await write(
+        return try await committing(
             StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.opening(spec.description))
         )
     }

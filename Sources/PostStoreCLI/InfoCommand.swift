@@ -24,9 +24,13 @@ struct InfoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "text or json.")
     var format: Format = .text
 
+    func validate() throws {
+        try options.refuseInMemory("so there is nothing to describe; name a file or database store")
+    }
+
     func run() async throws {
         let spec = try options.spec()
-        try await Failure.report(verbose: options.verbose) {
+        try await Failure.report(Self.self, verbose: options.verbose) {
             let store = try await StoreOptions.existingStore(spec, drawing: progressOptions)
             let (postCount, lastSync, schemaVersion) = try await Self.countLastSyncAndVersion(of: store, spec)
             let info = StoreInfo(

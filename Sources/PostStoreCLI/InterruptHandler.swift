@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 
-/// What Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed) do: one line on standard error saying no store was
-/// left half-written, then the signal's default action, so a shell or supervisor still sees the process ended by that
-/// signal (status 130, 143 or 129).
+/// What Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed) do: before a write has committed, one line on
+/// standard error saying no store was left half-written, then the signal's default action, so a shell or supervisor
+/// still sees the process ended by that signal (status 130, 143 or 129); once it has committed, nothing: the command
+/// finishes, prints its report and exits 0, as the store holds what the report says.
 ///
 /// Nothing in a store needs undoing first: a write is one SQLite transaction or one atomic file replacement, and a
 /// new store is built off to the side and published only when complete (`NewStoreWrite`), so a process that stops
@@ -11,27 +12,53 @@ import Synchronization
 /// with SIGKILL to show that. The handler only deletes the staging folder of a new store being built, so that an
 /// interrupted first sync leaves nothing behind. It runs in signal context, so it only calls async-signal-safe
 /// functions (`write`, `unlink`, `rmdir`, `signal`, `raise`) on text prepared beforehand.
+///
+/// After the commit a signal is let through once: a second one of the same kind ends the process by its default
+/// action, so a command stuck after its write can still be stopped.
 enum InterruptHandler {
     /// Installs the handler for SIGINT, SIGTERM and SIGHUP. Call once, before any work starts.
     static func install() {
         standardErrorIsTerminal.store(isatty(STDERR_FILENO) == 1, ordering: .sequentiallyConsistent)
-        signal(SIGINT) { signalNumber in
-            stop(
-                signalNumber,
-                "poststore: stopped by SIGINT; no store was left half-written (unfinished work is not applied).\n"
-            )
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber) { signalNumber in handle(signalNumber) }
         }
-        signal(SIGTERM) { signalNumber in
-            stop(
-                signalNumber,
-                "poststore: stopped by SIGTERM; no store was left half-written (unfinished work is not applied).\n"
-            )
+    }
+
+    /// Says the command's write has committed durably: from now on a signal lets the command finish.
+    static func writeCommitted() {
+        mode.store(Mode.committed, ordering: .sequentiallyConsistent)
+    }
+
+    /// Runs the step that commits a write (a new store's publication), holding signals back meanwhile, so the
+    /// process never ends between the step's effect and its return.
+    ///
+    /// - Parameter step: Commits the write and says whether it did.
+    /// - Returns: What `step` returns. When it is `true`, the write has committed (``writeCommitted()``); otherwise,
+    ///   or when `step` throws, a signal held back stops the process now, as it would have when it came.
+    static func committing(_ step: () throws -> Bool) rethrows -> Bool {
+        mode.store(Mode.holdingBack, ordering: .sequentiallyConsistent)
+        var committed = false
+        defer {
+            // The handler records a signal before it reads the mode: one that read "holding back" is seen below.
+            mode.store(committed ? Mode.committed : Mode.stopping, ordering: .sequentiallyConsistent)
+            let held = receivedSignal.load(ordering: .sequentiallyConsistent)
+            if !committed, held != 0 { stop(held) }
         }
-        signal(SIGHUP) { signalNumber in
-            stop(
-                signalNumber,
-                "poststore: stopped by SIGHUP; no store was left half-written (unfinished work is not applied).\n"
-            )
+        committed = try step()
+        return committed
+    }
+
+    /// For the tests of a signal that comes after the commit: with `POSTSTORE_TEST_PAUSE_AFTER_COMMIT` set to a
+    /// path, a command whose write has committed creates that file, then waits (a minute at most) until a signal
+    /// comes, so the test sends it at that moment rather than guessing it. Does nothing otherwise.
+    static func pauseAfterCommitIfTesting() async {
+        guard mode.load(ordering: .sequentiallyConsistent) == Mode.committed,
+            let marker = ProcessInfo.processInfo.environment["POSTSTORE_TEST_PAUSE_AFTER_COMMIT"], !marker.isEmpty
+        else { return }
+        _ = FileManager.default.createFile(atPath: marker, contents: nil)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while receivedSignal.load(ordering: .sequentiallyConsistent) == 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
@@ -67,6 +94,22 @@ enum InterruptHandler {
     }
 }
 
+/// What the handler does with a signal: the values of ``mode``.
+private enum Mode {
+    /// Stop the process (before the write commits, and in commands that write nothing).
+    static let stopping = 0
+    /// Record the signal for ``InterruptHandler/committing(_:)`` to act on.
+    static let holdingBack = 1
+    /// Let the command finish: its write has committed.
+    static let committed = 2
+}
+
+/// What the handler does with a signal now (see ``Mode``).
+private let mode = Atomic<Int>(Mode.stopping)
+
+/// The last signal received, or 0.
+private let receivedSignal = Atomic<Int32>(0)
+
 /// What the handler deletes: 0, or the address of the array
 /// ``InterruptHandler/removeOnInterrupt(files:lockFile:folder:)`` made. An atomic integer, so the handler (which may
 /// run on any thread) reads a whole address without a lock.
@@ -78,13 +121,26 @@ private let progressLineIsShown = Atomic<Bool>(false)
 /// Whether standard error is a terminal, found when the handler is installed (`isatty` is not async-signal-safe).
 private let standardErrorIsTerminal = Atomic<Bool>(false)
 
-/// Deletes what ``pathsToRemove`` names, writes `line`, then ends the process by the signal with its default action.
-/// A global function, not a method: a signal handler is a C function pointer and may not capture even a type.
-private func stop(_ signalNumber: Int32, _ line: StaticString) {
-    // A handler must leave `errno` as it found it (the thread sanitizer checks): the process ends by the signal
-    // below, but where a signal is held back until the handler returns, code runs after it.
+/// The handler: records the signal, then stops the process, leaves the signal for ``InterruptHandler/committing(_:)``,
+/// or (after the commit) lets the command finish and makes the next such signal end the process at once. A global
+/// function, not a method: a signal handler is a C function pointer and may not capture even a type.
+private func handle(_ signalNumber: Int32) {
+    // A handler must leave `errno` as it found it (the thread sanitizer checks): code runs after it returns, and
+    // where a signal is held back until the handler returns, even after it stops the process.
     let savedErrno = errno
     defer { errno = savedErrno }
+    // Recorded before the mode is read (see `committing`).
+    receivedSignal.store(signalNumber, ordering: .sequentiallyConsistent)
+    switch mode.load(ordering: .sequentiallyConsistent) {
+    case Mode.committed: signal(signalNumber, SIG_DFL)
+    case Mode.holdingBack: break
+    default: stop(signalNumber)
+    }
+}
+
+/// Deletes what ``pathsToRemove`` names, writes the signal's line, then ends the process by the signal with its
+/// default action. Async-signal-safe: the handler calls it.
+private func stop(_ signalNumber: Int32) {
     if let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>(
         bitPattern: pathsToRemove.load(ordering: .sequentiallyConsistent)
     ) {
@@ -103,6 +159,12 @@ private func stop(_ signalNumber: Int32, _ line: StaticString) {
         let erase: StaticString = "\r\u{1B}[K"
         _ = write(STDERR_FILENO, erase.utf8Start, erase.utf8CodeUnitCount)
     }
+    let line: StaticString =
+        switch signalNumber {
+        case SIGINT: "poststore: stopped by SIGINT; no store was left half-written (unfinished work is not applied).\n"
+        case SIGHUP: "poststore: stopped by SIGHUP; no store was left half-written (unfinished work is not applied).\n"
+        default: "poststore: stopped by SIGTERM; no store was left half-written (unfinished work is not applied).\n"
+        }
     _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)
     signal(signalNumber, SIG_DFL)
     raise(signalNumber)

@@ -22,9 +22,13 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @OptionGroup var progressOptions: ProgressOptions
 
+    func validate() throws {
+        try options.refuseInMemory("so there is nothing to migrate; name a file or database store")
+    }
+
     func run() async throws {
         let spec = try options.spec()
-        try await Failure.report(verbose: options.verbose) {
+        try await Failure.report(Self.self, verbose: options.verbose) {
             guard let location = spec.location, let migrationStatus = spec.engine.migrationStatus else {
                 // Opening checks the store is there and readable, as for a store with migrations.
                 _ = try await StoreOptions.store(spec, openMode: .openExisting)

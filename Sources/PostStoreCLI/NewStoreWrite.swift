@@ -17,6 +17,8 @@ final class NewStoreWrite {
     private let staging: NewStoreStaging
     /// The store's path as the user gave it.
     private let path: String
+    /// The file the store is published at: `path`, or the file a symbolic link there points to.
+    private let file: String
 
     /// Begins a new store's write when `spec` is a file store whose file does not exist.
     ///
@@ -40,6 +42,7 @@ final class NewStoreWrite {
         staging = try NewStoreStaging(finalPath: file, fileSystem: LocalFileSystem(), clock: SystemClock())
         self.spec = spec
         self.path = path
+        self.file = file
         stagedSpec = spec.atPath(staging.storePath)
         InterruptHandler.removeOnInterrupt(
             files: staging.storeFiles,
@@ -83,12 +86,14 @@ final class NewStoreWrite {
         staging.discard()
     }
 
-    /// `error` with the staged file named as the store the user named.
+    /// `error` with the staged file, and the file a link resolves to, named as the store the user named.
     private func namingFinalPath(_ error: PostStoreError) -> PostStoreError {
-        PostStoreError(
+        var message = error.message.replacingOccurrences(of: staging.storePath, with: path)
+        if file != path { message = message.replacingOccurrences(of: file, with: path) }
+        return PostStoreError(
             error.code,
-            error.message.replacingOccurrences(of: staging.storePath, with: path),
-            path: error.path.map { $0 == staging.storePath ? path : $0 },
+            message,
+            path: error.path.map { $0 == staging.storePath || $0 == file ? path : $0 },
             cause: error.cause
         )
     }

@@ -23,13 +23,25 @@ struct PostStoreCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command. A usage error is one line, `poststore: …`, with a pointer to `--help` (the whole usage
-    /// with `--verbose`); help, the version and failures the commands reported themselves end as argument-parser
-    /// ends them.
+    /// Runs the command. A usage error is one line, `poststore: …`, with a pointer to the help of the command that was
+    /// run (the whole usage with `--verbose`); help, the version and failures the commands reported themselves end as
+    /// argument-parser ends them. A command line whose command is not one (`poststore qeury`) is one line whatever
+    /// it holds, naming the nearest command (see ``NamedCommand``).
     static func main() async {
         InterruptHandler.install()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let named = NamedCommand(arguments, among: configuration.subcommands)
+        if let problem = named.problem {
+            FileHandle.standardError.write(
+                Data("\(Failure.usageLine(oneLine(problem), command: named.command))\n".utf8)
+            )
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        // Until parsing succeeds, the command the arguments name; then the one parsed.
+        var ran = named.command
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
+            ran = type(of: command)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -37,12 +49,12 @@ struct PostStoreCommand: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
-            if code == .success || error is ExitCode || CommandLine.arguments.contains("--verbose") {
+            if code == .success || error is ExitCode || arguments.contains("--verbose") {
                 exit(withError: error)
             }
             var line = oneLine(message(for: error))
             if line.isEmpty { line = oneLine("\(error)") }
-            FileHandle.standardError.write(Data("\(Failure.usageLine(line))\n".utf8))
+            FileHandle.standardError.write(Data("\(Failure.usageLine(line, command: ran))\n".utf8))
             Foundation.exit(code.rawValue)
         }
     }

@@ -81,11 +81,12 @@ struct QueryCommand: AsyncParsableCommand {
         if count, limit != nil || offset != 0 {
             throw ValidationError("--count counts every matching post; it does not take --limit or --offset.")
         }
+        try options.refuseInMemory("so there is nothing to query; name a file or database store")
     }
 
     func run() async throws {
         let spec = try options.spec()
-        try await Failure.report(verbose: options.verbose) {
+        try await Failure.report(Self.self, verbose: options.verbose) {
             let store = try await StoreOptions.existingStore(spec, drawing: progressOptions)
             let query = PostQuery(
                 ids: ids.isEmpty ? nil : Set(ids),

@@ -112,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumConnections = maxConnections
         configuration.requestTimeout = .milliseconds(Int64((requestTimeout * 1000).rounded()))
         configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
-        try await Failure.report(verbose: options.verbose) {
+        try await Failure.report(Self.self, verbose: options.verbose) {
             let store = try await StoreOptions.store(spec, openMode: .openExisting)
             let mode = allowWrites ? "writes allowed" : "read-only"
             // The server's own events at warning and above; the access log is its own.

@@ -29,29 +29,58 @@ struct StoreOptions: ParsableArguments {
         try StoreSpec.resolve(store, environment: ProcessInfo.processInfo.environment)
     }
 
-    /// Refuses a store whose folder does not exist, or whose path is a folder, before anything tries to create the
-    /// store there.
+    /// Refuses an in-memory store, which starts empty and is gone when the command ends, for a command that would
+    /// read nothing from it or whose work would be lost with it.
+    ///
+    /// - Parameter consequence: Why, and what to do instead: "so there is nothing to query; name a file or database
+    ///   store".
+    func refuseInMemory(_ consequence: String) throws(ValidationError) {
+        try Self.refuseInMemory(spec(), named: store == nil ? "$POSTSTORE_STORE" : "--store", consequence)
+    }
+
+    /// Refuses `spec` when its store lasts only as long as this process (an engine whose stores have no location,
+    /// `memory:`).
+    ///
+    /// - Parameters:
+    ///   - spec: The store.
+    ///   - option: Where it was named: `--store`, `--to-store`, `$POSTSTORE_STORE`.
+    ///   - consequence: Why it is refused, and what to do instead.
+    static func refuseInMemory(_ spec: StoreSpec, named option: String, _ consequence: String) throws(ValidationError) {
+        guard spec.engine.locationKind == .none else { return }
+        let named = option.hasPrefix("$") ? "\(option)=\(spec)" : "\(option) \(spec)"
+        throw ValidationError("An in-memory store (\(named)) starts empty and ends with the command, \(consequence).")
+    }
+
+    /// Refuses a store whose folder does not exist (or is not a folder), or whose path is a folder, before anything
+    /// tries to create the store there.
     static func checkFolder(of spec: StoreSpec) throws {
         try refuseFolder(spec, openMode: .createIfMissing)
-        guard let path = spec.path else { return }
-        let folder = path.parentFolderPath
-        var isDirectory: ObjCBool = false
-        guard
-            folder.isEmpty
-                || (FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue)
-        else {
+        guard let path = spec.path, let problem = StoreFolderProblem(ofStore: path) else { return }
+        switch problem {
+        case .missing(let folder):
             throw PostStoreError(
                 .ioFailure,
-                "The folder \(folder) for the store \(path) does not exist; create it first.",
+                "The folder \(folder) for the store \(path) does not exist; create it first "
+                    + "(mkdir -p \(folder.shellQuoted)).",
+                path: folder
+            )
+        case .notAFolder(let folder):
+            throw PostStoreError(
+                .ioFailure,
+                "The store \(path) cannot be created: \(folder) is not a folder.",
                 path: folder
             )
         }
     }
 
     /// Refuses a store path that names a folder: reading finds no store there (`storeNotFound`, exit 66), and
-    /// writing cannot make one (`ioFailure`, exit 74). Either engine's own error would name neither.
+    /// writing cannot make one (`ioFailure`, exit 74). Either engine's own error would name neither. Reading also
+    /// finds no store under a path whose folder is a file (writing is refused by ``checkFolder(of:)``).
     static func refuseFolder(_ spec: StoreSpec, openMode: StoreOpenMode) throws {
         guard let path = spec.path else { return }
+        if openMode == .openExisting, case .notAFolder(let folder)? = StoreFolderProblem(ofStore: path) {
+            throw PostStoreError(.storeNotFound, "There is no store at \(path): \(folder) is not a folder.", path: path)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             return
@@ -122,16 +151,27 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// Runs `body`, adding to a missing store's error that `poststore sync` creates it.
+    /// Runs `body`, adding to a missing store's error that `poststore sync` creates it: advice that works when
+    /// followed, so it makes a missing folder first, and it is not given when the store's folder is a file.
     static func pointingAtSync<Result>(_ spec: StoreSpec, _ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
         } catch let error as PostStoreError where error.code == .storeNotFound {
-            throw PostStoreError(
-                .storeNotFound,
-                "\(error.message) Run `poststore sync --store \(spec)` first.",
-                path: error.path
-            )
+            let sync = "poststore sync --store \(spec.description.shellQuoted)"
+            guard let path = spec.path, let problem = StoreFolderProblem(ofStore: path) else {
+                throw PostStoreError(.storeNotFound, "\(error.message) Run `\(sync)` first.", path: error.path)
+            }
+            let message = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+            switch problem {
+            case .missing(let folder):
+                throw PostStoreError(
+                    .storeNotFound,
+                    "\(message): \(problem.reason). Run `mkdir -p \(folder.shellQuoted) && \(sync)` first.",
+                    path: error.path
+                )
+            case .notAFolder:
+                throw PostStoreError(.storeNotFound, "\(message): \(problem.reason).", path: error.path)
+            }
         }
     }
 }

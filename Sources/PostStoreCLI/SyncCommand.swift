@@ -106,13 +106,19 @@ struct SyncCommand: AsyncParsableCommand {
             throw ValidationError("--retries must be from 0 to \(Self.maximumRetries) (got \(retries)).")
         }
         if force && !prune { throw ValidationError("--force only makes sense with --prune.") }
+        if !dryRun {
+            try options.refuseInMemory(
+                "so the sync would keep nothing; to check a source, use sync --dry-run, or name a file or database "
+                    + "store"
+            )
+        }
     }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let spec = try options.spec()
         let source = try PostStoreConfiguration.Source.resolve(from, pageSize: pageSize, environment: environment)
-        try await Failure.report(verbose: options.verbose) {
+        try await Failure.report(Self.self, verbose: options.verbose) {
             let isDefaultStore = options.store == nil && (environment["POSTSTORE_STORE"] ?? "").isEmpty
             if let path = spec.path, isDefaultStore, !dryRun {
                 // The default store's folder is ours to create.
@@ -143,6 +149,7 @@ struct SyncCommand: AsyncParsableCommand {
             } catch {
                 throw Self.advice(for: error, source: source)
             }
+            await InterruptHandler.pauseAfterCommitIfTesting()
             switch format {
             case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
             case .text: Output.line(Self.text(report, store: spec).withVisibleControls)
@@ -177,10 +184,15 @@ struct SyncCommand: AsyncParsableCommand {
             deletionLimit: force ? .unlimited : SyncOptions.defaultDeletionLimit,
             dryRun: dryRun
         )
+        // Once a sync into an existing store has committed (it reports `.applied` then), a signal lets it finish.
+        let committing: @Sendable (SyncProgress) -> Void = { [dryRun] event in
+            progress.show(event)
+            if case .applied = event, !dryRun { InterruptHandler.writeCommitted() }
+        }
         guard !dryRun, let newStore = try NewStoreWrite.begin(spec) else {
             return try await wire(spec, source, progress).resolve(SyncService.self).sync(
                 options,
-                progress: progress.show
+                progress: committing
             )
         }
         defer { newStore.discard() }
@@ -190,13 +202,13 @@ struct SyncCommand: AsyncParsableCommand {
             let posts = ReplayingPostDataService(try staged.resolve())
             return (try await syncService(staged, posts).sync(options, progress: progress.show), posts)
         }
-        if try newStore.publish() { return report }
+        if try InterruptHandler.committing({ try newStore.publish() }) { return report }
         // Another process created the store meanwhile: sync into it as any later sync would, with the posts already
         // read (standard input cannot be read twice).
         try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
         return try await syncService(try await wire(spec, source, progress), posts).sync(
             options,
-            progress: progress.show
+            progress: committing
         )
     }
 

@@ -75,7 +75,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
         self.clock = clock
         self.lockTimeout = lockTimeout
         var awaitingCreation = false
-        cache = try Self.onlyPostStoreErrors(file) {
+        cache = try Self.onlyPostStoreErrors(path) {
             if try fileSystem.identityOfFile(atPath: file) == nil {
                 guard mode == .createIfMissing else {
                     throw PostStoreError(.storeNotFound, "There is no JSON store at \(path).", path: path)
@@ -88,11 +88,11 @@ public actor JSONFilePostStore: PostStoreProtocol {
                 }
                 defer { lock.unlock() }
                 if try fileSystem.identityOfFile(atPath: file) == nil {
-                    try Self.replaceFile(file, with: StoreContents(), in: fileSystem)
-                    try Self.synchronizeFolder(of: file, in: fileSystem)
+                    try Self.replaceFile(file, naming: path, with: StoreContents(), in: fileSystem)
+                    try Self.synchronizeFolder(of: file, naming: path, in: fileSystem)
                 }
             }
-            return try Self.read(file, fileSystem, cached: nil)
+            return try Self.read(file, naming: path, fileSystem, cached: nil)
         }
         self.awaitingCreation = awaitingCreation
     }
@@ -142,12 +142,14 @@ public actor JSONFilePostStore: PostStoreProtocol {
     /// file does not exist yet (another process was creating it when this store opened).
     private func currentWithFormatVersion() throws -> (contents: StoreContents, formatVersion: Int?) {
         if awaitingCreation {
-            if try Self.onlyPostStoreErrors(file, { try fileSystem.identityOfFile(atPath: file) }) == nil {
+            if try Self.onlyPostStoreErrors(path, { try fileSystem.identityOfFile(atPath: file) }) == nil {
                 return (StoreContents(), nil)
             }
             awaitingCreation = false
         }
-        let current = try Self.onlyPostStoreErrors(file) { try Self.read(file, fileSystem, cached: cache) }
+        let current = try Self.onlyPostStoreErrors(path) {
+            try Self.read(file, naming: path, fileSystem, cached: cache)
+        }
         cache = current
         return (current.contents, current.formatVersion)
     }
@@ -162,12 +164,12 @@ public actor JSONFilePostStore: PostStoreProtocol {
     private func write<Result>(_ change: (inout StoreContents) throws -> Result) async throws -> Result {
         let lock = try await lockSuspending()
         defer { lock.unlock() }
-        return try Self.onlyPostStoreErrors(file) {
+        return try Self.onlyPostStoreErrors(path) {
             let fresh: (identity: FileIdentity?, contents: StoreContents)
             if awaitingCreation, try fileSystem.identityOfFile(atPath: file) == nil {
                 fresh = (nil, StoreContents())
             } else {
-                let read = try Self.read(file, fileSystem, cached: nil)
+                let read = try Self.read(file, naming: path, fileSystem, cached: nil)
                 fresh = (read.identity, read.contents)
                 cache = read
                 awaitingCreation = false
@@ -180,29 +182,31 @@ public actor JSONFilePostStore: PostStoreProtocol {
             guard fileSystem.isWritableFile(atPath: file) else {
                 throw PostStoreError(
                     .ioFailure,
-                    "The JSON store \(file) is read-only; nothing was written.",
-                    path: file
+                    "The JSON store \(path) is read-only; nothing was written.",
+                    path: path
                 )
             }
             try Self.removeStaleTemporaryFiles(of: file, in: fileSystem)
-            try Self.replaceFile(file, with: contents, in: fileSystem)
+            try Self.replaceFile(file, naming: path, with: contents, in: fileSystem)
             cache = try fileSystem.identityOfFile(atPath: file).map {
                 Loaded(identity: $0, contents: contents, formatVersion: JSONStoreDocument.currentVersion)
             }
             awaitingCreation = false
-            try Self.synchronizeFolder(of: file, in: fileSystem)
+            try Self.synchronizeFolder(of: file, naming: path, in: fileSystem)
             return result
         }
     }
 
+    /// Reads `file`, naming the store `path` in errors (the user's path, not the file a link resolves to).
     private static func read(
-        _ path: String,
+        _ file: String,
+        naming path: String,
         _ fileSystem: any FileSystemProtocol,
         cached: Loaded?
     ) throws -> Loaded {
-        let identity = try fileSystem.identityOfFile(atPath: path)
+        let identity = try fileSystem.identityOfFile(atPath: file)
         if let cached, cached.identity == identity { return cached }
-        guard let identity, let data = try fileSystem.contentsOfFile(atPath: path) else {
+        guard let identity, let data = try fileSystem.contentsOfFile(atPath: file) else {
             throw PostStoreError(.storeNotFound, "The JSON store \(path) was deleted while it was open.", path: path)
         }
         let document = try JSONStoreDocument.decode(data, path: path)
@@ -228,13 +232,13 @@ public actor JSONFilePostStore: PostStoreProtocol {
         var pause = Duration.milliseconds(1)
         while true {
             if let lock = try Self.onlyPostStoreErrors(
-                file,
+                path,
                 { try fileSystem.tryLockExclusively(onFile: file + ".lock") }
             ) {
                 return lock
             }
             let now = clock.uptime()
-            guard now < deadline else { throw Self.busy(file, lockTimeout) }
+            guard now < deadline else { throw Self.busy(path, lockTimeout) }
             try await clock.sleep(for: min(pause, deadline - now))
             pause = min(pause * 2, .milliseconds(50))
         }
@@ -248,17 +252,18 @@ public actor JSONFilePostStore: PostStoreProtocol {
         )
     }
 
-    /// Writes a temporary file beside `path`, flushes it and renames it over `path`; on failure removes it and
-    /// leaves `path` as it was.
+    /// Writes a temporary file beside `file`, flushes it and renames it over `file`; on failure removes it and
+    /// leaves `file` as it was. Errors name the store `path`.
     private static func replaceFile(
-        _ path: String,
+        _ file: String,
+        naming path: String,
         with contents: StoreContents,
         in fileSystem: any FileSystemProtocol
     ) throws {
-        let (folder, name) = split(path)
+        let (folder, name) = split(file)
         let temporary = folder + "/" + temporaryPrefix(of: name) + UUID().uuidString
         // The new file keeps the old one's permissions, so a private store stays private.
-        let permissions = try fileSystem.identityOfFile(atPath: path)?.permissions
+        let permissions = try fileSystem.identityOfFile(atPath: file)?.permissions
         do {
             try fileSystem.writeNewFile(
                 atPath: temporary,
@@ -266,7 +271,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
                 permissions: permissions
             )
             try fileSystem.synchronizeFile(atPath: temporary)
-            try fileSystem.moveItem(atPath: temporary, toPath: path)
+            try fileSystem.moveItem(atPath: temporary, toPath: file)
         } catch {
             try? fileSystem.removeFile(atPath: temporary)
             // The temporary file is gone; name the store and the system's reason instead.
@@ -281,10 +286,14 @@ public actor JSONFilePostStore: PostStoreProtocol {
     }
 
     /// Flushes the folder after a rename, so the new file survives a power loss. A failure here comes after the
-    /// new file is in place, so its message says so.
-    private static func synchronizeFolder(of path: String, in fileSystem: any FileSystemProtocol) throws {
+    /// new file is in place, so its message says so, naming the store `path`.
+    private static func synchronizeFolder(
+        of file: String,
+        naming path: String,
+        in fileSystem: any FileSystemProtocol
+    ) throws {
         do {
-            try fileSystem.synchronizeDirectory(atPath: split(path).folder)
+            try fileSystem.synchronizeDirectory(atPath: split(file).folder)
         } catch {
             throw PostStoreError(
                 .ioFailure,

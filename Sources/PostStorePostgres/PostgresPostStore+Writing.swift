@@ -216,7 +216,7 @@ extension PostgresPostStore: PostStoreProtocol {
                 if changes.deletions.contains(post.id) {
                     throw PostStoreError(
                         .constraintViolation,
-                        "Post \(post.id) is both upserted (position \(upserted.count)) and deleted in one batch."
+                        "Post \(post.id) is both upserted (at index \(upserted.count)) and deleted in one batch."
                     )
                 }
                 upserted.append(post.id)

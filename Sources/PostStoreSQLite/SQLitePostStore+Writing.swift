@@ -129,7 +129,7 @@ extension SQLitePostStore {
                 if changes.deletions.contains(post.id) {
                     throw PostStoreError(
                         .constraintViolation,
-                        "Post \(post.id) is both upserted (position \(upserted.count - 1)) and deleted in one batch."
+                        "Post \(post.id) is both upserted (at index \(upserted.count - 1)) and deleted in one batch."
                     )
                 }
                 if isBulkLoad {

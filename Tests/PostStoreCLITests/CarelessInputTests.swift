@@ -181,11 +181,11 @@ import Testing
     func aUsageErrorQuotingALineBreakGivesOneLine(arguments: [String], shown: String) async throws {
         let sandbox = try Sandbox()
 
-        let result = try await sandbox.run(["query", "--store", "memory:"] + arguments)
+        let result = try await sandbox.run(["query", "--store", "posts.sqlite"] + arguments)
 
         #expect(result.exitCode == 64, "\(result)")
         #expect(result.errorLines.count == 1, "\(result)")
-        #expect(result.errorOutput.hasSuffix("(see 'poststore --help')\n"), "\(result)")
+        #expect(result.errorOutput.hasSuffix("(see 'poststore query --help')\n"), "\(result)")
         let controls = result.errorOutput.unicodeScalars.dropLast().filter { $0.properties.generalCategory == .control }
         #expect(controls.isEmpty, "\(result)")
         #expect(result.errorOutput.contains(shown), "\(result)")

@@ -101,5 +101,7 @@ import Testing
         _ = try await first
         #expect(second.exitCode == 64, "\(second)")
         #expect(second.errorOutput.contains("Cannot listen on 127.0.0.1:\(port)"), "\(second)")
+        // A usage error the command finds as it runs points at its own help too.
+        #expect(second.errorOutput.hasSuffix(" (see 'poststore serve --help')\n"), "\(second)")
     }
 }

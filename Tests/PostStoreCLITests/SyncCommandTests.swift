@@ -240,7 +240,7 @@ import Testing
         let result = try await sandbox.run(["sync", "--from", "input.json", "--store", "posts.sqlite", "--force"])
 
         #expect(result.exitCode == 64, "\(result)")
-        #expect(result.errorLines == ["poststore: --force only makes sense with --prune (see 'poststore --help')"])
+        #expect(result.errorLines == ["poststore: --force only makes sense with --prune (see 'poststore sync --help')"])
         #expect(!sandbox.exists("posts.sqlite"))
     }
 }

@@ -233,6 +233,26 @@ struct JSONFilePostStoreTests {
         #expect(try await JSONFilePostStore(path: directory.file("later.json"), mode: .openExisting).count() == 1)
     }
 
+    @Test("errors name the store by the path it was opened with, not the file a link there points to")
+    func errorsNameThePathGiven() async throws {
+        let directory = try TemporaryDirectory()
+        let link = directory.file("posts.json")
+        let target = directory.file("target.json")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.json")
+        try await JSONFilePostStore(path: link).upsert(SamplePosts.make(count: 1))
+        try Data(#"{"format": "poststore-json", "formatVersion": 1, "posts": [{"id": 1,,]}"#.utf8)
+            .write(to: URL(fileURLWithPath: target))
+
+        let error = #expect(throws: PostStoreError.self) { try JSONFilePostStore(path: link, mode: .openExisting) }
+
+        #expect(error?.code == .corruptStore)
+        #expect(error?.path == link)
+        #expect(
+            error?.message == "The JSON store \(link) is damaged or not a PostStore file. The data is not valid JSON: "
+                + "expected a field name in quotes, found ',' (byte offset 68). It was left untouched."
+        )
+    }
+
     @Test("a read-only store file is not replaced, and an empty path is refused")
     func readOnlyFileAndEmptyPath() async throws {
         let directory = try TemporaryDirectory()

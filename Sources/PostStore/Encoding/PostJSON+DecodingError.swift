@@ -29,11 +29,8 @@ extension PostJSON {
             if context.codingPath.isEmpty {
                 // Foundation on Linux reports a number that does not fit an Int (1.5, 1e30) without a path.
                 if let located = locateNumberProblem(in: data, position: position) { return located }
-                // Foundation on Linux says where the JSON breaks only through JSONSerialization.
-                let reason =
-                    (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                    ?? jsonSyntaxProblem(in: data)
-                return "The data is not valid JSON\(reason.map { ": \($0.trimmingCharacters(in: ["."]))" } ?? "")."
+                // Where the JSON breaks, as a byte offset like the payload parser's (Foundation counts "characters").
+                return jsonSyntaxProblem(in: data) ?? "The data is not valid JSON."
             }
             (path, problem) = (context.codingPath, "is not valid: \(context.debugDescription)")
         @unknown default:
@@ -55,13 +52,30 @@ extension PostJSON {
         return "The \(record) \(position(index))\(id): field \"\(dotted(field))\" \(problem)."
     }
 
-    /// Where `JSONSerialization` says the JSON breaks, for example "Invalid value around character 9.".
+    /// Where the JSON breaks, found by ``PostJSONScanner`` and said as the payload parser says it: "The data is not
+    /// valid JSON: expected a value, found ',' (byte offset 68)."; `nil` when the scanner finds no fault.
     private static func jsonSyntaxProblem(in data: Data) -> String? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        data.withUnsafeBytes { raw -> String? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var scanner = PostJSONScanner(bytes: bytes, isComplete: true, allowsLineFeeds: true, position: 0)
+            do throws(PostJSONScanner.Failure) {
+                try scanner.skipWhitespace()
+                _ = try scanner.skipValue(depth: 0)
+                try scanner.skipWhitespace()
+                if try scanner.peek() != nil { throw scanner.unexpected("the end of the data") }
+                return nil
+            } catch {
+                switch error {
+                case .syntax(let problem, let offset):
+                    return "The data is not valid JSON: \(problem) (byte offset \(offset))."
+                case .invalidUTF8(let offset):
+                    return
+                        "The data is not valid UTF-8: the byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) "
+                        + "at byte offset \(offset) starts no valid character."
+                case .needsMoreBytes, .notPosts:
+                    return nil
+                }
+            }
         }
     }
 

@@ -175,8 +175,8 @@ struct PostPayloadParser {
             case .invalidUTF8(let offset):
                 throw PostStoreError(
                     .invalidData,
-                    "The data is not valid UTF-8: the byte at offset \(windowOffset + offset) "
-                        + "(0x\(String(window[offset], radix: 16, uppercase: true))) starts no valid character."
+                    "The data is not valid UTF-8: the byte 0x\(String(window[offset], radix: 16, uppercase: true)) "
+                        + "at byte offset \(windowOffset + offset) starts no valid character."
                 )
             }
         }

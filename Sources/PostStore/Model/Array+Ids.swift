@@ -34,7 +34,7 @@ extension Array where Element == Int {
         if let (position, _) = firstRepeat(sorted: sorted) {
             throw PostStoreError(
                 .constraintViolation,
-                "Two posts in one batch have the same id \(self[position]) (the second at position \(position))."
+                "Two posts in one batch have the same id \(self[position]) (the second at index \(position))."
             )
         }
         return sorted

@@ -145,13 +145,13 @@ public struct PostChangeSet: Sendable, Hashable {
             if !seen.insert(post.id).inserted {
                 throw PostStoreError(
                     .constraintViolation,
-                    "Two posts in one batch have the same id \(post.id) (the second at position \(position))."
+                    "Two posts in one batch have the same id \(post.id) (the second at index \(position))."
                 )
             }
             if deletions.contains(post.id) {
                 throw PostStoreError(
                     .constraintViolation,
-                    "Post \(post.id) is both upserted (position \(position)) and deleted in one batch."
+                    "Post \(post.id) is both upserted (at index \(position)) and deleted in one batch."
                 )
             }
         }

@@ -133,19 +133,19 @@ struct PostJSONTests {
     // MARK: Bytes and top level
 
     static let invalidUTF8: [(name: String, bytes: [UInt8], message: String)] = [
-        ("lone 0xFF", Array("[".utf8) + [0xFF] + Array("]".utf8), "the byte at offset 1 (0xFF)"),
+        ("lone 0xFF", Array("[".utf8) + [0xFF] + Array("]".utf8), "the byte 0xFF at byte offset 1"),
         (
             "0xFF after valid multibyte text",
             Array(#"[{"title": "é😀"#.utf8) + [0xFF],
-            "the byte at offset 18 (0xFF)"
+            "the byte 0xFF at byte offset 18"
         ),
-        ("truncated at the end", Array("[".utf8) + [0xE2, 0x82], "the byte at offset 1 (0xE2)"),
+        ("truncated at the end", Array("[".utf8) + [0xE2, 0x82], "the byte 0xE2 at byte offset 1"),
         (
             "truncated before a quote", Array(#"["caf"#.utf8) + [0xC3] + Array(#""]"#.utf8),
-            "the byte at offset 5 (0xC3)"
+            "the byte 0xC3 at byte offset 5"
         ),
-        ("overlong encoding", Array(#"[""#.utf8) + [0xC0, 0x80], "the byte at offset 2 (0xC0)"),
-        ("encoded surrogate", Array("[".utf8) + [0xED, 0xA0, 0x80], "the byte at offset 1 (0xED)"),
+        ("overlong encoding", Array(#"[""#.utf8) + [0xC0, 0x80], "the byte 0xC0 at byte offset 2"),
+        ("encoded surrogate", Array("[".utf8) + [0xED, 0xA0, 0x80], "the byte 0xED at byte offset 1"),
     ]
 
     @Test("invalid UTF-8 is refused, naming the offset and value of the bad byte", arguments: invalidUTF8)
@@ -157,7 +157,7 @@ struct PostJSONTests {
     @Test("the offset of a bad byte counts the byte-order mark")
     func invalidUTF8OffsetCountsTheByteOrderMark() {
         let payload = Data([0xEF, 0xBB, 0xBF] + Array("[".utf8) + [0xFF])
-        Self.expectInvalid(payload, mentioning: ["the byte at offset 4 (0xFF)"])
+        Self.expectInvalid(payload, mentioning: ["the byte 0xFF at byte offset 4"])
     }
 
     static let badTopLevels: [(payload: String, message: String)] = [
