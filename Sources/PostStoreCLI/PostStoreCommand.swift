@@ -59,11 +59,14 @@ struct PostStoreCommand: AsyncParsableCommand {
         }
     }
 
-    /// A message on one line: trailing line breaks dropped, any other control character (a CR or LF in a value the
-    /// message quotes, an escape) shown as an escape such as `\r\n`, so nothing is cut off and nothing reaches the
-    /// terminal. Decided on scalars: `"\r\n"` is one `Character`, which `split(separator: "\n")` does not split.
+    /// A message on one line: trailing line breaks dropped, argument-parser's list of allowed values
+    /// (`…following:\n  - id\n  - title`) joined as `…following: id, title`, any other control character (a CR or LF
+    /// in a value the message quotes, an escape) shown as an escape such as `\r\n`, so nothing is cut off and nothing
+    /// reaches the terminal. Decided on scalars: `"\r\n"` is one `Character`, which `split(separator: "\n")` does not
+    /// split.
     static func oneLine(_ message: String) -> String {
-        var scalars = Substring(message).unicodeScalars
+        let listed = message.replacing(":\n  - ", with: ": ").replacing("\n  - ", with: ", ")
+        var scalars = Substring(listed).unicodeScalars
         while let last = scalars.last, last == "\n" || last == "\r" { scalars.removeLast() }
         return String(String.UnicodeScalarView(scalars)).withVisibleControls
     }

@@ -262,8 +262,10 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    static func text(_ report: SyncReport, store: StoreSpec) -> String {
+    static func text(_ report: SyncReport, store spec: StoreSpec) -> String {
         let verb = report.dryRun ? "Dry run: would sync" : "Synced"
+        // `memory:` would read `into memory::`.
+        let store = spec.engine.locationKind == .none ? "an in-memory store" : "\(spec)"
         if report.notModified {
             return "\(verb) \(report.source) into \(store): not modified since the last sync."
         }

@@ -21,6 +21,18 @@ import Testing
         #expect(try sandbox.snapshot() == before)
     }
 
+    @Test func aValueOutsideItsChoicesListsThemOnTheOneLine() async throws {
+        let sandbox = try Sandbox()
+
+        let result = try await sandbox.run(["query", "--store", "posts.sqlite", "--sort", "name"])
+
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.errorLines.count == 1, "\(result)")
+        let line = try #require(result.errorLines.first)
+        #expect(line.contains(": id, -id, title, -title") && !line.contains("\\n"), "\(result)")
+        #expect(line.hasSuffix("(see 'poststore query --help')"), "\(result)")
+    }
+
     @Test func aFolderAsTheSourceIsNoInputFile() async throws {
         let sandbox = try Sandbox()
         try FileManager.default.createDirectory(atPath: sandbox.path("posts"), withIntermediateDirectories: true)

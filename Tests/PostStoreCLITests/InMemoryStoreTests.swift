@@ -68,7 +68,9 @@ import Testing
         let result = try await sandbox.run(["sync", "--from", "posts.json", "--store", "memory:", "--dry-run"])
 
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.output.hasPrefix("Dry run: would sync posts.json into memory:: 3 fetched, 3 inserted"))
+        #expect(
+            result.output.hasPrefix("Dry run: would sync posts.json into an in-memory store: 3 fetched, 3 inserted")
+        )
     }
 
     /// A throwaway server: it starts empty, takes writes, and answers them back until it stops.
