@@ -46,7 +46,7 @@ commit=$(awk -v heading="## [$version]" '
     inside && match($0, /Release commit: `[0-9a-f]+`/) { print substr($0, RSTART + 17, RLENGTH - 18); exit }
 ' CHANGELOG.md)
 
-code_version=$(sed -nE 's/.*static let version = "([^"]+)".*/\1/p' Sources/PostStore/PostStoreRelease.swift)
+code_version=$(sed -nE 's/.*static let version[^=]*= "([^"]+)".*/\1/p' Sources/PostStore/PostStoreRelease.swift)
 [[ $code_version == "$version" ]] ||
     fail "PostStoreRelease.version is '$code_version' but CHANGELOG.md's latest release is $version"
 
