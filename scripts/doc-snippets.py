@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Turns every ```swift block a user may copy into code the build compiles, so that documentation cannot drift.
 
-The blocks of README.md, of the DocC articles (Sources/*/*.docc/*.md) and of the doc comments (`///` in
-Sources/**/*.swift) become files of the test target DocumentationSnippetTests, one file a block:
+The blocks of README.md, of the DocC articles (Sources/*/*.docc/*.md) and of public symbols' doc comments (`///` in
+Sources/**/*.swift) become files of the test target DocumentationSnippetTests, one file a block, the blocks of one
+page in one namespace (a struct, `Snippets_PAGE`), so that two pages may declare the same name:
 
-- A block of declarations (a type, a function, a test) is kept as it is, at file scope, so its tests run.
+- A block of declarations (a type, a function, a test) is kept as it is, so its tests run; one that extends a type
+  stays at file scope. A page whose code uses a stand-in for the reader's own engine (`MyPostStore`, declared in
+  SnippetContext.swift) is compiled, its tests not run.
 - A block of statements goes into a function of its own that is compiled, never called. Its free names come from
   the function's parameters (`store`, `service`, `posts`, `manyPosts`: what the text calls "your store") and from
   SnippetContext.swift (the functions a block only names, such as `retryLater()`).
@@ -12,7 +15,8 @@ Sources/**/*.swift) become files of the test target DocumentationSnippetTests, o
   `swift package dump-package`, and every `.product(name:package: "PostStore")` it names must be one of ours.
 
 A block's imports are its own; the module a doc comment or catalog belongs to is imported for it too, with
-PostStore, as the reader of that page has them. `scripts/doc-snippets.py` writes the files; `--check` (run by CI)
+PostStore, as the reader of that page has them; a fragment without imports gets every library of the package, and
+`@testable import MyApp` (the reader's app) is the package's example app. `scripts/doc-snippets.py` writes the files; `--check` (run by CI)
 writes nothing and fails, naming them, when a file is stale or a manifest does not hold.
 """
 
