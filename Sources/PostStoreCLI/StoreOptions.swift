@@ -11,13 +11,17 @@ struct StoreOptions: ParsableArguments {
         help: ArgumentHelp(
             "\(StoreSpec.spellings), or a path ending in \(StoreSpec.fileExtensions).",
             discussion: "Default: $POSTSTORE_STORE, else $XDG_DATA_HOME/poststore/posts.sqlite "
-                + "(~/.local/share/poststore/posts.sqlite).",
+                + "(~/.local/share/poststore/posts.sqlite). memory: lasts one command: only serve and "
+                + "sync --dry-run take it.",
             valueName: "spec"
         )
     )
     var store: String?
 
-    @Flag(name: .long, help: "On failure, print the error code and its cause too; sync also logs each retry.")
+    @Flag(
+        name: .long,
+        help: "On failure, print the error code and its cause too (with sync, also log its outcome and each retry)."
+    )
     var verbose = false
 
     func validate() throws {

@@ -9,7 +9,7 @@ extension Snippets_PostStore_PostStore_docc_EmbeddingAndTesting_md {
         let dependencies = try PostStoreDependencies.live(
             PostStoreConfiguration(
                 store: StoreSpec(.sqlite, path: "posts.sqlite"),
-                source: .http(HTTPPostDataService.defaultURL)
+                source: .http(HTTPPostDataService.defaultURL)  // or .file(path: "Samples/posts.json")
             )
         )
         let report = try await dependencies.syncService.sync()
