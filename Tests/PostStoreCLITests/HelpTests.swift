@@ -1,4 +1,5 @@
 import Foundation
+import PostStore
 import Testing
 
 /// `--help` on the tool and each command, and `--version`.
@@ -52,5 +53,7 @@ import Testing
         let parts = version.split(separator: ".", omittingEmptySubsequences: false)
         #expect(parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }, "\(version)")
         #expect(result.outputLines.count == 1)
+        // The one place the version is written (which scripts/release-check.sh holds to CHANGELOG.md and the tag).
+        #expect(version == PostStoreRelease.version)
     }
 }
