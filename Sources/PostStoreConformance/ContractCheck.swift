@@ -26,12 +26,13 @@ public struct ContractCheck: Sendable, Identifiable, CustomStringConvertible, Cu
     /// - Parameters:
     ///   - name: The name.
     ///   - summary: The rule.
-    ///   - storeOptions: The settings of the first store.
+    ///   - storeOptions: The settings of the first store; `ContractStoreOptions.patient` unless the check is about
+    ///     the lock timeout.
     ///   - body: The check.
     init(
         _ name: String,
         _ summary: String,
-        storeOptions: ContractStoreOptions = ContractStoreOptions(),
+        storeOptions: ContractStoreOptions = .patient,
         body: @escaping @Sendable (_ store: any PostStoreProtocol, _ run: ContractRun) async throws -> Void
     ) {
         self.name = name

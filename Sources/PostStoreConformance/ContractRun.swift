@@ -22,7 +22,7 @@ struct ContractRun: Sendable {
     /// Another instance on the store's data, as a second process would open it; the check is skipped (its test case
     /// cancelled) when the subject cannot open one.
     func secondInstance(
-        _ options: ContractStoreOptions = ContractStoreOptions(),
+        _ options: ContractStoreOptions = .patient,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> any PostStoreProtocol {
         guard let store = try await reopen(options) else {
@@ -41,7 +41,7 @@ struct ContractRun: Sendable {
         for part: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> (any PostStoreProtocol)? {
-        guard let store = try await reopen(ContractStoreOptions()) else {
+        guard let store = try await reopen(.patient) else {
             skipped(part, because: "the subject's reopenStore(at:options:) returns nil", sourceLocation)
             return nil
         }
