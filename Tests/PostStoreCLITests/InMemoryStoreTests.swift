@@ -76,14 +76,12 @@ import Testing
     /// A throwaway server: it starts empty, takes writes, and answers them back until it stops.
     @Test func serveKeepsAnInMemoryStoreAsLongAsItRuns() async throws {
         let sandbox = try Sandbox()
-        let port = try RawHTTPClient.freePort()
         let control = ChildControl()
         async let served = sandbox.run(
-            ["serve", "--store", "memory:", "--allow-writes", "--port", String(port), "--quiet"],
+            ["serve", "--store", "memory:", "--allow-writes", "--port", "0", "--quiet"],
             control: control
         )
-        let client = RawHTTPClient(port: port)
-        try await client.waitUntilListening()
+        let client = RawHTTPClient(port: try await control.servedPort())
         let body = Data(#"{"userId": 1, "title": "kept", "body": "while the server runs"}"#.utf8)
         let created = try await client.send("POST", "/posts", body: body)
         let listed = try await client.send("GET", "/posts")

@@ -10,11 +10,10 @@ import Testing
         let sandbox = try Sandbox()
         let posts = SamplePosts.make(count: 30)
         try await sandbox.seed(posts, into: "posts.sqlite")
-        let port = try RawHTTPClient.freePort()
         let control = ChildControl()
-        async let served = sandbox.run(["serve", "--store", "posts.sqlite", "--port", String(port)], control: control)
+        async let served = sandbox.run(["serve", "--store", "posts.sqlite", "--port", "0"], control: control)
+        let port = try await control.servedPort()
         let client = RawHTTPClient(port: port)
-        try await client.waitUntilListening()
         let page = try await client.send("GET", "/posts?_page=2&_limit=20")
         #expect(page.status == 200 && page.header("x-total-count") == "30", "\(page)")
         #expect(try PostJSON.decode(page.body) == Array(posts[20...]))
@@ -39,14 +38,13 @@ import Testing
         let sandbox = try Sandbox()
         let posts = SamplePosts.make(count: 20_000)
         try await sandbox.seed(posts, into: "posts.sqlite")
-        let port = try RawHTTPClient.freePort()
         let control = ChildControl()
         async let served = sandbox.run(
-            ["serve", "--store", "posts.sqlite", "--port", String(port), "--quiet"],
+            ["serve", "--store", "posts.sqlite", "--port", "0", "--quiet"],
             control: control
         )
+        let port = try await control.servedPort()
         let client = RawHTTPClient(port: port)
-        try await client.waitUntilListening()
         // The signal comes once every answer has begun to arrive: each request is then in flight, not waiting to
         // be accepted (a connection the server has not accepted yet is refused by a stop, as it should be).
         let (started, starting) = AsyncStream<Void>.makeStream()
@@ -92,10 +90,9 @@ import Testing
     @Test func aPortInUseIsNamed() async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(SamplePosts.make(count: 3), into: "posts.sqlite")
-        let port = try RawHTTPClient.freePort()
         let control = ChildControl()
-        async let first = sandbox.run(["serve", "--store", "posts.sqlite", "--port", String(port)], control: control)
-        try await RawHTTPClient(port: port).waitUntilListening()
+        async let first = sandbox.run(["serve", "--store", "posts.sqlite", "--port", "0"], control: control)
+        let port = try await control.servedPort()
         let second = try await sandbox.run(["serve", "--store", "posts.sqlite", "--port", String(port)])
         control.send(SIGTERM)
         _ = try await first

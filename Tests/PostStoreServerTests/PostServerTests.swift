@@ -152,10 +152,10 @@ import Testing
             #expect(answer == nil || answer!.status == 431 || answer!.status == 400, "\(String(describing: answer))")
             // A client that connects and sends nothing is closed after the idle timeout (a read that times out
             // first throws; how soon the server closes is not timed: the machine may be busy).
-            let silent = try await client.exchange(Data(), readTimeout: .seconds(60))
+            let silent = try await client.exchange(Data())
             #expect(silent.isEmpty)
             // So is one whose request head stops half-way.
-            let halfHead = try await client.exchange(Data("GET /posts HTTP/1.1\r\nHo".utf8), readTimeout: .seconds(60))
+            let halfHead = try await client.exchange(Data("GET /posts HTTP/1.1\r\nHo".utf8))
             #expect(halfHead.isEmpty)
             #expect(try await store.count() == 120)
         }
@@ -178,7 +178,7 @@ import Testing
         let store = InMemoryPostStore()
         try await RunningServer.with(store, configuration: configuration) { client in
             let head = "POST /posts HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"userId\": 1,"
-            let answer = try RawHTTPClient.parse(try await client.exchange(Data(head.utf8), readTimeout: .seconds(60)))
+            let answer = try RawHTTPClient.parse(try await client.exchange(Data(head.utf8)))
             #expect(answer.status == 408 && answer.header("connection") == "close", "\(answer)")
             #expect(try await store.count() == 0)
         }

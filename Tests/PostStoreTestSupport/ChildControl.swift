@@ -1,4 +1,5 @@
 import Foundation
+import PostStore
 import Synchronization
 
 #if canImport(Glibc)
@@ -23,6 +24,10 @@ public final class ChildControl: Sendable {
     /// a signal can never reach a process that reused the pid).
     private let pid = Mutex<pid_t?>(nil)
     private let input = DispatchSemaphore(value: 0)
+    /// What the child has written to standard error so far, and whether that is all (the pipe is at its end). An `NSLock`
+    /// (`LockedState`): the reading thread and the test contend for it, which the thread sanitizer cannot see of a
+    /// `Mutex` on Linux.
+    private let errors = LockedState((written: Data(), isComplete: false))
 
     /// Creates a handle that holds the input until ``releaseInput()``.
     public init() {}
@@ -44,6 +49,39 @@ public final class ChildControl: Sendable {
         }
     }
 
+    /// Waits for the child's first line on standard error that `isWanted` accepts, and returns it.
+    ///
+    /// For what a child says only as it runs, such as the port a server was given by the system (`--port 0`).
+    ///
+    /// - Parameters:
+    ///   - timeout: How long to wait.
+    ///   - isWanted: Whether a whole line (without its newline) is the one wanted.
+    /// - Throws: ``ChildProcess/Failure`` when the child closes standard error (it exits) or the time is up first; its
+    ///   description holds what the child wrote.
+    public func firstErrorLine(
+        timeout: Duration = .seconds(120),
+        where isWanted: (String) -> Bool
+    ) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (written, isComplete) = errors.withLock { $0 }
+            let lines = String(decoding: written, as: UTF8.self).split(
+                separator: "\n",
+                omittingEmptySubsequences: false
+            )
+            // The last piece is a line still being written (or nothing after the last newline).
+            if let line = lines.dropLast().first(where: { isWanted(String($0)) }) { return String(line) }
+            guard !isComplete, ContinuousClock.now < deadline else {
+                let reason = isComplete ? "the child closed it" : "nothing came within \(timeout)"
+                throw ChildProcess.Failure(
+                    description:
+                        "No such line on standard error: \(reason). It wrote: \(String(decoding: written, as: UTF8.self))"
+                )
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     // MARK: - For ChildProcess
 
     /// The child has been spawned.
@@ -55,6 +93,16 @@ public final class ChildControl: Sendable {
     func detach() {
         pid.withLock { $0 = nil }
         input.signal()
+    }
+
+    /// The child wrote `bytes` to standard error.
+    func receivedError(_ bytes: ArraySlice<UInt8>) {
+        errors.withLock { $0.written.append(contentsOf: bytes) }
+    }
+
+    /// The child's standard error is at its end: every byte has been received.
+    func errorEnded() {
+        errors.withLock { $0.isComplete = true }
     }
 
     /// Blocks the input's writer until ``releaseInput()`` or the child's exit.

@@ -162,7 +162,7 @@ public enum ChildProcess {
             throw failure
         }
 
-        let collected = readToEnd([output.read, errors.read])
+        let collected = readToEnd([output.read, errors.read], errorsTo: control)
         control?.attach(pid)
         if let input, let standardInput { writeInBackground(standardInput, to: input.write, after: control) }
         let exited = DispatchSemaphore(value: 0)
@@ -295,11 +295,12 @@ public enum ChildProcess {
     }
 
     /// Reads `descriptors` to end of file on a thread of their own and closes them; the function returned waits for
-    /// that thread and gives each descriptor's bytes, in order.
-    private static func readToEnd(_ descriptors: [Int32]) -> () -> [Data] {
+    /// that thread and gives each descriptor's bytes, in order. `control` is also given the second one's bytes (the
+    /// child's standard error) as they arrive.
+    private static func readToEnd(_ descriptors: [Int32], errorsTo control: ChildControl?) -> () -> [Data] {
         let collected = Collected()
         Thread {
-            let streams = readAll(descriptors)
+            let streams = readAll(descriptors, errorsTo: control)
             collected.streams.withLock { $0 = streams }
             collected.done.signal()
         }
@@ -311,7 +312,7 @@ public enum ChildProcess {
     }
 
     /// The reading thread's loop: `poll` every open descriptor, read what is ready, close each at end of file.
-    private static func readAll(_ descriptors: [Int32]) -> [Data] {
+    private static func readAll(_ descriptors: [Int32], errorsTo control: ChildControl?) -> [Data] {
         var streams = descriptors.map { _ in Data() }
         var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -326,16 +327,19 @@ public enum ChildProcess {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
                     streams[index].append(contentsOf: buffer[..<count])
+                    if index == 1 { control?.receivedError(buffer[..<count]) }
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
                     // End of file (a hang-up reads as 0 once the pipe is empty) or an error on the pipe.
                     close(descriptor)
                     polled[index].fd = -1
+                    if index == 1 { control?.errorEnded() }
                 }
             }
         }
         for entry in polled where entry.fd >= 0 { close(entry.fd) }
+        control?.errorEnded()  // Also when a failed poll ended the loop early.
         return streams
     }
 

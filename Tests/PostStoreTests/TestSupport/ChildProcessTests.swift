@@ -17,7 +17,8 @@ import Darwin
         in directory: String? = nil,
         input: Data? = nil,
         timeout: Duration = .seconds(60),
-        delayedSignal: ChildProcess.DelayedSignal? = nil
+        delayedSignal: ChildProcess.DelayedSignal? = nil,
+        control: ChildControl? = nil
     ) async throws -> ChildProcess.Outcome {
         try await onOwnThread {
             try ChildProcess.run(
@@ -27,9 +28,32 @@ import Darwin
                 in: directory,
                 standardInput: input,
                 timeout: timeout,
-                delayedSignal: delayedSignal
+                delayedSignal: delayedSignal,
+                control: control
             )
         }
+    }
+
+    @Test func givesALineOfStandardErrorWhileTheChildRuns() async throws {
+        let control = ChildControl()
+        // The line the test waits for comes after others and in two writes; the child waits for the test to end it.
+        async let outcome = shell(
+            "echo one >&2; printf 'serving at ' >&2; sleep 0.2; echo port 42 >&2; exec sleep 30",
+            control: control
+        )
+        let line = try await control.firstErrorLine { $0.hasPrefix("serving") }
+        control.send(SIGTERM)
+        #expect(line == "serving at port 42")
+        #expect(try await outcome.termination == .signaled(SIGTERM))
+    }
+
+    @Test func aLineTheChildNeverWritesFailsOnceItExits() async throws {
+        let control = ChildControl()
+        async let outcome = shell("echo other >&2; printf 'wanted, unfinished' >&2", control: control)
+        await #expect(throws: ChildProcess.Failure.self) {
+            try await control.firstErrorLine { $0.hasPrefix("wanted") }
+        }
+        #expect(try await outcome.termination == .exited(0))
     }
 
     @Test func readsBothOutputsWholeWhateverTheirSize() async throws {
