@@ -162,8 +162,9 @@ public enum ChildProcess {
             throw failure
         }
 
-        let collected = readToEnd([output.read, errors.read], errorsTo: control)
+        // Attached before its output is read: a test that acts on a line of it can then always signal the child.
         control?.attach(pid)
+        let collected = readToEnd([output.read, errors.read], errorsTo: control)
         if let input, let standardInput { writeInBackground(standardInput, to: input.write, after: control) }
         let exited = DispatchSemaphore(value: 0)
         Thread {

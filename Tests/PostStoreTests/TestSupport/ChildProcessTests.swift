@@ -42,7 +42,7 @@ import Darwin
             control: control
         )
         let line = try await control.firstErrorLine { $0.hasPrefix("serving") }
-        control.send(SIGTERM)
+        #expect(control.send(SIGTERM), "the child is attached before its output is read")
         #expect(line == "serving at port 42")
         #expect(try await outcome.termination == .signaled(SIGTERM))
     }
