@@ -87,6 +87,8 @@ struct Sandbox: CustomStringConvertible {
     ///   - interrupt: A signal to send after a delay.
     ///   - fileSizeLimit: The most KiB the process may write to one file, to play a full disk.
     ///   - control: Holds `input` back until the test releases it, and signals the process when the test chooses.
+    ///     Such a process runs as long as the test's own steps take, so it is killed after five minutes rather than
+    ///     one: under the thread sanitizer a `serve` child's start and the requests sent to it took over a minute.
     /// - Returns: How the run ended.
     func run(
         _ arguments: [String],
@@ -103,6 +105,7 @@ struct Sandbox: CustomStringConvertible {
             environment: environment,
             in: directory.path,
             standardInput: input,
+            timeout: control == nil ? .seconds(60) : .seconds(300),
             interrupt: interrupt,
             fileSizeLimit: fileSizeLimit,
             control: control
