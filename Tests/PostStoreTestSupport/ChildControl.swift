@@ -24,9 +24,9 @@ public final class ChildControl: Sendable {
     /// a signal can never reach a process that reused the pid).
     private let pid = Mutex<pid_t?>(nil)
     private let input = DispatchSemaphore(value: 0)
-    /// What the child has written to standard error so far, and whether that is all (the pipe is at its end). An `NSLock`
-    /// (`LockedState`): the reading thread and the test contend for it, which the thread sanitizer cannot see of a
-    /// `Mutex` on Linux.
+    /// What the child has written to standard error so far, and whether that is all (the pipe is at its end). Under
+    /// an `NSLock` (`LockedState`): the reading thread and the test contend for it, and the thread sanitizer cannot
+    /// see a contended `Mutex` on Linux.
     private let errors = LockedState((written: Data(), isComplete: false))
 
     /// Creates a handle that holds the input until ``releaseInput()``.
@@ -65,18 +65,13 @@ public final class ChildControl: Sendable {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (written, isComplete) = errors.withLock { $0 }
-            let lines = String(decoding: written, as: UTF8.self).split(
-                separator: "\n",
-                omittingEmptySubsequences: false
-            )
+            let text = String(decoding: written, as: UTF8.self)
             // The last piece is a line still being written (or nothing after the last newline).
-            if let line = lines.dropLast().first(where: { isWanted(String($0)) }) { return String(line) }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            if let line = lines.first(where: { isWanted(String($0)) }) { return String(line) }
             guard !isComplete, ContinuousClock.now < deadline else {
                 let reason = isComplete ? "the child closed it" : "nothing came within \(timeout)"
-                throw ChildProcess.Failure(
-                    description:
-                        "No such line on standard error: \(reason). It wrote: \(String(decoding: written, as: UTF8.self))"
-                )
+                throw ChildProcess.Failure(description: "No such line on standard error: \(reason). It wrote: \(text)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
