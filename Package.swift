@@ -29,8 +29,6 @@ let package = Package(
         .library(name: "PostStoreConformance", targets: ["PostStoreConformance"]),
         .executable(name: "poststore", targets: ["PostStoreCLI"]),
         .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
-        // Not for apps: the benchmarks' C baseline (Benchmarks/Sources/CLimit) links SQLite through it.
-        .library(name: "PostStoreCSQLite", targets: ["PostStoreCSQLite"]),
     ],
     dependencies: [
         // The logging API the sync service and the HTTP data service write to; apps choose the backend.
@@ -110,7 +108,9 @@ let package = Package(
             dependencies: [
                 "PostStore", "PostStorePostgresMigrations",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                // Only for `ConnectionPoolError`, which PostgresClient throws when it cannot connect at all.
+                // Underscored, so imported by one file alone (PostgresPoolFailure.swift, which says why, and
+                // scripts/check-imports.py holds it there): `ConnectionPoolError`, which PostgresClient throws when
+                // it cannot connect at all and PostgresNIO does not re-export.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,6 +132,7 @@ let package = Package(
             dependencies: [
                 "PostStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -169,6 +170,9 @@ let package = Package(
                 "PostStore",
                 "PostStoreLive",
                 "PostStoreServer",
+                // The default store (a SQLite file) and the HTTP source's options (timeouts, retries).
+                "PostStoreSQLite",
+                "PostStoreHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -281,6 +285,7 @@ let package = Package(
                 "PostStorePostgres",
                 "PostStoreHTTP",
                 "PostStoreTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -314,11 +319,13 @@ let package = Package(
                 "PostStoreCLI",
                 "PostStore",
                 "PostStoreSQLite",
+                "PostStoreHTTP",
                 "PostStoreJSONFile",
                 "PostStorePostgres",
                 "PostStoreLive",
                 "PostStoreTesting",
                 "PostStoreTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),

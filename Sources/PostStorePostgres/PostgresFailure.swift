@@ -1,6 +1,5 @@
 import PostStore
 import PostgresNIO
-import _ConnectionPoolModule
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +33,7 @@ enum PostgresFailure {
             default: return false
             }
         }
-        if let error = error as? ConnectionPoolError { return error == .connectionCreationCircuitBreakerTripped }
+        if let failure = PostgresPoolFailure(error) { return failure == .cannotConnect }
         guard let error = error as? PostgresSessionError else { return false }
         return error == .connectionClosed || error == .connectionLost
     }
@@ -57,8 +56,8 @@ enum PostgresFailure {
     static func storeError(_ error: any Error, server: String, attempts: Int = 1) -> any Error {
         if error is PostStoreError || error is CancellationError { return error }
         let tries = attempts > 1 ? " (tried \(attempts) times)" : ""
-        if let error = error as? ConnectionPoolError {
-            if error == .requestCancelled { return CancellationError() }
+        if let failure = PostgresPoolFailure(error) {
+            if failure == .cancelled { return CancellationError() }
             return PostStoreError(
                 .storeUnavailable,
                 "Cannot reach the PostgreSQL server at \(server): no connection could be made\(tries).",

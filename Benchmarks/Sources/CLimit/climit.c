@@ -716,3 +716,5 @@ done:
     out->seconds = now_seconds() - start;
     return status;
 }
+
+const char *climit_sqlite_version(void) { return sqlite3_libversion(); }

@@ -1,5 +1,5 @@
+import CLimit
 import Foundation
-import PostStoreCSQLite
 
 /// Prints the harness's figures as Markdown tables: each measure, what it is compared with, the ratio, the target
 /// and whether it is met.
@@ -176,6 +176,6 @@ struct ResultTable {
     static func machine() -> String {
         let gibibytes = Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30)
         return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(format(gibibytes, decimals: 1)) GiB, "
-            + "SQLite \(String(cString: sqlite3_libversion()))"
+            + "SQLite \(String(cString: climit_sqlite_version()))"
     }
 }

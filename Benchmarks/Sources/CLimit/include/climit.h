@@ -70,6 +70,9 @@ int climit_sync(const char *json_path, const char *db_path, const char *schema_s
 int climit_sync_indexing(const char *json_path, const char *db_path, const char *schema_sql,
                          const char *search_index_sql, int prune, int index_row_by_row, climit_result *out);
 
+/// The version of the SQLite library both sides of the benchmark link, as `sqlite3_libversion()` says it.
+const char *climit_sqlite_version(void);
+
 #ifdef __cplusplus
 }
 #endif
