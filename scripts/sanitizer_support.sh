@@ -4,6 +4,10 @@
 #   Answers -h/--help, builds and runs the suite with `swift test --sanitize=SANITIZER` in .build-<first letter>san
 #   (.build-asan, .build-tsan), and exits non-zero when a test fails or the output holds REPORT_MARKER (a report of
 #   the test runner or of a `poststore` child the CLI tests ran). The caller exports the sanitizer's options first.
+#
+#   Beside the run, scripts/starvation-watch.py prints every thread's stack when a test has run for over
+#   POSTSTORE_STARVATION_LIMIT seconds (default 120; gdb needed, else the watch is skipped with a note): a test that
+#   starves under a sanitizer shows what it waits behind, instead of being given a longer wait.
 run_sanitized_tests() {
     local sanitizer=$1 marker=$2 name
     name=$(basename "$0")
@@ -13,13 +17,29 @@ run_sanitized_tests() {
         exit 0
     fi
     cd "$(dirname "$0")/.."
-    local log status=0
+    local log status=0 scratch=".build-${sanitizer:0:1}san"
     log=$(mktemp)
-    trap 'rm -f "$log"' EXIT
-    swift test --sanitize="$sanitizer" --scratch-path ".build-${sanitizer:0:1}san" "$@" 2>&1 | tee "$log" || status=$?
+    trap 'rm -f "$log" "$log.starvation"' EXIT
+    # Built first, so the watch times tests and not the build.
+    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" || exit $?
+    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "$@" >"$log" 2>&1 &
+    local tests=$!
+    local watch=""
+    if command -v gdb >/dev/null; then
+        python3 scripts/starvation-watch.py "$log" --pid "$tests" --limit "${POSTSTORE_STARVATION_LIMIT:-120}" &
+        watch=$!
+    else
+        echo "$name: no gdb, so no thread dump of a starving test (apt-get install gdb)" >&2
+    fi
+    tail -n +1 -f --pid="$tests" "$log" || true
+    wait "$tests" || status=$?
+    [[ -z $watch ]] || wait "$watch" || true
     if grep -q "$marker" "$log"; then
         echo "$name: the $sanitizer sanitizer reported a problem (see above)." >&2
         exit 1
+    fi
+    if [[ -s "$log.starvation" ]]; then
+        echo "$name: tests ran for over ${POSTSTORE_STARVATION_LIMIT:-120} s; every thread's stack at that moment is above (starvation-watch)." >&2
     fi
     exit "$status"
 }

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The deep checks: what CI's gate (.ci/run) leaves out because it takes too long for every change. Run them before
+# resolving an issue that touches an engine, sync, the server or concurrency, and give the summary in the closing
+# note. They are, in order:
+#
+#   asan        the whole suite under the address sanitizer (scripts/asan.sh, .build-asan)
+#   tsan        the whole suite under the thread sanitizer (scripts/tsan.sh, .build-tsan)
+#   benchmarks  the benchmark harness at smoke size (scripts/benchmarks.sh; builds the release poststore in
+#               Benchmarks/.build, which every step below runs)
+#   crash       crash soak: SIGKILL, SIGINT and SIGTERM mid-sync (scripts/crash-soak.py)
+#   soak        concurrency soak: syncs and readers on one store, first syncs racing (scripts/concurrency-soak.py)
+#   faults      PostgreSQL faults: server killed, backends terminated, server frozen, wrong password
+#   api         the HTTP API against openapi.yaml (scripts/api-check.sh, schemathesis from PyPI)
+#   serve       poststore serve under load (scripts/serve-benchmark.py: wrk, datasette from PyPI)
+#   fuzz        the payload decoder and the file reader under libFuzzer (scripts/fuzz.sh)
+#
+# Usage: scripts/deep-checks.sh [--only STEP[,STEP…]] [--skip STEP[,STEP…]] [--full]
+#   --only, --skip  which steps run (names above); by default all, in that order
+#   --full          the soaks, faults, fuzzing and benchmarks at full size instead of smoke size (hours)
+#
+# Every step runs even when an earlier one failed (a sanitizer's report should not hide a soak's); the end is a table
+# of each step's result and seconds. Exits 1 when any step failed, 64 on a bad option. It starts a throwaway
+# PostgreSQL cluster (scripts/postgres.sh) for the run unless POSTSTORE_TEST_POSTGRES_URL names a server, and installs
+# wrk and the PyPI tools when they are missing. Takes about 35 minutes at smoke size on two cores.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+all_steps=(asan tsan benchmarks crash soak faults api serve fuzz)
+usage() {
+    echo "usage: $0 [--only STEP[,STEP…]] [--skip STEP[,STEP…]] [--full]   (steps: ${all_steps[*]})" >&2
+    exit 64
+}
+known() { [[ " ${all_steps[*]} " == *" $1 "* ]]; }
+
+only=""
+skip=""
+full=false
+while (($#)); do
+    case "$1" in
+        --only) [[ $# -ge 2 ]] || usage; only=$2; shift 2 ;;
+        --skip) [[ $# -ge 2 ]] || usage; skip=$2; shift 2 ;;
+        --full) full=true; shift ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "deep-checks.sh: unknown option $1" >&2; usage ;;
+    esac
+done
+for name in ${only//,/ } ${skip//,/ }; do
+    known "$name" || { echo "deep-checks.sh: no step named '$name'" >&2; usage; }
+done
+steps=()
+for name in "${all_steps[@]}"; do
+    [[ -z $only || ",$only," == *",$name,"* ]] || continue
+    [[ ",$skip," == *",$name,"* ]] && continue
+    steps+=("$name")
+done
+
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+command -v gdb >/dev/null || missing+=(gdb)
+if ((${#missing[@]})); then
+    sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+pip_install() {
+    python3 -m pip install --quiet "$@" || python3 -m pip install --quiet --break-system-packages "$@"
+}
+
+if [[ -z ${POSTSTORE_TEST_POSTGRES_URL:-} ]]; then
+    POSTSTORE_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start)
+    export POSTSTORE_TEST_POSTGRES_URL
+    trap 'bash scripts/postgres.sh stop "$POSTSTORE_TEST_POSTGRES_URL" || true' EXIT
+fi
+postgres=$POSTSTORE_TEST_POSTGRES_URL
+poststore=Benchmarks/.build/release/poststore
+
+release_build() {
+    # The steps after the benchmarks run the release poststore that they build; alone, they build it here.
+    [[ -x $poststore ]] || swift build -c release --package-path Benchmarks --product poststore
+}
+
+run_step() {
+    case "$1" in
+        asan) bash scripts/asan.sh ;;
+        tsan) bash scripts/tsan.sh ;;
+        benchmarks)
+            if $full; then
+                bash scripts/benchmarks.sh --posts 1000000 --runs 3 --postgres "$postgres"
+            else
+                bash scripts/benchmarks.sh --posts 2000 --runs 1 --postgres "$postgres"
+            fi
+            ;;
+        crash)
+            release_build
+            if $full; then
+                python3 scripts/crash-soak.py --poststore "$poststore"
+            else
+                python3 scripts/crash-soak.py --poststore "$poststore" --posts 20000 --kills 15 --temp-kills 5 \
+                    --signals 4
+            fi
+            ;;
+        soak)
+            release_build
+            if $full; then
+                python3 scripts/concurrency-soak.py --poststore "$poststore" --postgres "$postgres"
+            else
+                python3 scripts/concurrency-soak.py --poststore "$poststore" --seconds 20 --posts 1000 \
+                    --first-sync-rounds 10 --postgres "$postgres"
+            fi
+            ;;
+        faults)
+            # On the release build: an optimizer bug once turned a refused login into a crash there alone.
+            release_build
+            local rounds=2
+            $full && rounds=10
+            python3 scripts/postgres-faults.py --poststore "$poststore" --posts 2000 --rounds "$rounds"
+            ;;
+        api)
+            release_build
+            command -v schemathesis >/dev/null || pip_install schemathesis
+            local examples=20
+            $full && examples=200
+            bash scripts/api-check.sh --poststore "$poststore" --examples "$examples"
+            ;;
+        serve)
+            release_build
+            command -v datasette >/dev/null || pip_install 'datasette<0.66'
+            local seconds=1
+            $full && seconds=10
+            python3 scripts/serve-benchmark.py --poststore "$poststore" --posts 2000 --seconds "$seconds" \
+                --postgres "$postgres"
+            ;;
+        fuzz)
+            local seconds=20
+            $full && seconds=600
+            bash scripts/fuzz.sh --seconds "$seconds"
+            ;;
+    esac
+}
+
+results=()
+failed=0
+for name in "${steps[@]}"; do
+    printf '\n==> [%ss] deep check: %s\n' "$SECONDS" "$name"
+    started=$SECONDS
+    if (run_step "$name"); then result=passed; else result=FAILED; failed=1; fi
+    results+=("$(printf '%-11s %-7s %6s s' "$name" "$result" "$((SECONDS - started))")")
+done
+
+printf '\n==> deep checks (%s, %s s in all)\n' "$($full && echo full size || echo smoke size)" "$SECONDS"
+printf '%s\n' "${results[@]}"
+passed=$(printf '%s\n' "${results[@]}" | grep -c ' passed ' || true)
+echo "$passed passed, $((${#steps[@]} - passed)) failed"
+exit "$failed"

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Watches a `swift test` log as it grows and, when a test has run longer than a limit, prints what every thread of
+the test process is doing: the cause of a starvation, found while it happens, rather than a wait made longer.
+
+scripts/sanitizer_support.sh runs it beside each sanitized run. A test that takes minutes under a sanitizer is
+nearly always waiting for something that cannot run: Swift's cooperative pool has one thread per core (two here),
+so one blocking call on it (a sleep, a lock held across a wait, a synchronous read) stops every task behind it.
+The thread dump shows which call that is.
+
+Usage: scripts/starvation-watch.py LOG --pid PID [--limit SECONDS] [--dumps N]
+  LOG        the log `swift test` writes (Swift Testing's "◇ Test NAME started." and "✔/✘ Test NAME …" lines)
+  --pid      the `swift test` process: the watch ends when it does, and dumps its test-runner child
+  --limit    how long a test may run before the dump (default 120 s)
+  --dumps    how many dumps at most (default 3)
+The report goes to standard error and to LOG.starvation; the test run itself is left alone (its own time-outs decide).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+STARTED = re.compile(r"◇ Test (.+?) started\.")
+ENDED = re.compile(r"[✔✘↳] Test (.+?) (?:passed|failed|recorded|skipped)")
+
+
+def runner_pids(parent: int) -> list[int]:
+    """The test runner under `swift test`: the process whose command line names a *PackageTests* binary."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as file:
+                command = file.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if "PackageTests" in command and int(entry) != parent and "swift-test" not in command.split(" ")[0]:
+            found.append(int(entry))
+    return found
+
+
+def dump_threads(pid: int) -> str:
+    result = subprocess.run(
+        ["gdb", "-p", str(pid), "-batch", "-nx", "-ex", "set pagination off", "-ex", "thread apply all bt 25"],
+        capture_output=True, text=True, timeout=300,
+    )
+    return result.stdout + result.stderr
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except OSError:
+        return False
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("log")
+    parser.add_argument("--pid", type=int, required=True)
+    parser.add_argument("--limit", type=float, default=120)
+    parser.add_argument("--dumps", type=int, default=3)
+    arguments = parser.parse_args()
+
+    running: dict[str, float] = {}
+    reported: set[str] = set()
+    dumps = 0
+    position = 0
+    partial = ""
+    while alive(arguments.pid):
+        try:
+            with open(arguments.log, encoding="utf-8", errors="replace") as file:
+                file.seek(position)
+                text = file.read()
+                position = file.tell()
+        except FileNotFoundError:
+            text = ""
+        lines = (partial + text).split("\n")
+        partial = lines.pop()
+        now = time.monotonic()
+        for line in lines:
+            if match := STARTED.search(line):
+                running.setdefault(match.group(1), now)
+            elif match := ENDED.search(line):
+                running.pop(match.group(1), None)
+        late = sorted((name for name, start in running.items() if now - start > arguments.limit
+                       and name not in reported), key=running.get)
+        if late and dumps < arguments.dumps:
+            dumps += 1
+            reported.update(late)
+            lines = [f"starvation-watch: {len(late)} test(s) running for over {arguments.limit:.0f} s:"]
+            lines += [f"  {name} ({now - running[name]:.0f} s)" for name in late]
+            for pid in runner_pids(arguments.pid):
+                lines.append(f"starvation-watch: every thread of the test process {pid}:")
+                try:
+                    lines.append(dump_threads(pid))
+                except (OSError, subprocess.TimeoutExpired) as error:
+                    lines.append(f"(gdb failed: {error})")
+            report = "\n".join(lines) + "\n"
+            sys.stderr.write(report)
+            with open(arguments.log + ".starvation", "a", encoding="utf-8") as out:
+                out.write(report)
+        time.sleep(5)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
