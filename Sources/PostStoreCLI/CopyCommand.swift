@@ -60,7 +60,6 @@ struct CopyCommand: AsyncParsableCommand {
                 let posts = try await source.query(.all)
                 return (posts, try await Self.write(posts, into: to, progress: progress))
             }
-            await InterruptHandler.pauseAfterCommitIfTesting()
             // The paths are the user's: their controls are shown, not sent, and the summary stays one line.
             Output.line(
                 ("Copied \(posts.count) posts from \(from) to \(to) (\(summary.inserted) inserted, "
@@ -88,38 +87,32 @@ struct CopyCommand: AsyncParsableCommand {
     }
 
     /// Writes `posts` into `spec`, into a new store built off to the side when its file is missing (see
-    /// ``NewStoreWrite``).
-    private static func write(
+    /// ``InterruptSafeWrite``).
+    ///
+    /// - Parameter interruptSafeWrite: Tells the process's signal handling of the commit (a test's, in tests).
+    static func write(
         _ posts: [Post],
         into spec: StoreSpec,
-        progress: ProgressDisplay
+        progress: ProgressDisplay,
+        interruptSafeWrite: InterruptSafeWrite = InterruptSafeWrite()
     ) async throws -> WriteSummary {
         let stream = PostStream.reporting(posts, report: progress.show)
         let write = { (store: any PostStoreProtocol) in
             try await store.apply(PostChangeSet(), streaming: stream, progress: progress.show)
         }
-        // Once the write into an existing store has committed, a signal lets the copy finish.
-        let committing = { (store: any PostStoreProtocol) in
-            let summary = try await write(store)
-            InterruptHandler.writeCommitted()
-            return summary
-        }
-        guard let newStore = try NewStoreWrite.begin(spec) else {
-            return try await committing(
-                StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.opening(spec.description))
-            )
-        }
-        defer { newStore.discard() }
-        let summary = try await newStore.build {
-            try await write(
-                StoreOptions.store(newStore.stagedSpec, openMode: .createIfMissing, buildsOffToTheSide: true)
-            )
-        }
-        if try InterruptHandler.committing({ try newStore.publish() }) { return summary }
-        // Another process created the store meanwhile: write into it as any later copy would.
-        try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await committing(
-            StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.opening(spec.description))
+        return try await interruptSafeWrite.run(
+            into: spec,
+            intoNewStore: { staged in
+                try await write(StoreOptions.store(staged, openMode: .createIfMissing, buildsOffToTheSide: true))
+            },
+            intoExistingStore: { committed in
+                let summary = try await write(
+                    StoreOptions.store(spec, openMode: .createIfMissing, progress: progress.opening(spec.description))
+                )
+                // The write into an existing store has committed: a signal lets the copy finish.
+                committed()
+                return summary
+            }
         )
     }
 }

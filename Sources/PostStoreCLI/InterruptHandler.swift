@@ -4,7 +4,9 @@ import Synchronization
 /// What Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed) do: before a write has committed, one line on
 /// standard error saying no store was left half-written, then the signal's default action, so a shell or supervisor
 /// still sees the process ended by that signal (status 130, 143 or 129); once it has committed, nothing: the command
-/// finishes, prints its report and exits 0, as the store holds what the report says.
+/// finishes, prints its report and exits 0, as the store holds what the report says. Which of the two a signal gets
+/// is the process's ``gate``'s to say (see ``CommitGate``); the writes tell it of their commits
+/// (``InterruptSafeWrite``).
 ///
 /// Nothing in a store needs undoing first: a write is one SQLite transaction or one atomic file replacement, and a
 /// new store is built off to the side and published only when complete (`NewStoreWrite`), so a process that stops
@@ -16,49 +18,16 @@ import Synchronization
 /// After the commit a signal is let through once: a second one of the same kind ends the process by its default
 /// action, so a command stuck after its write can still be stopped.
 enum InterruptHandler {
+    /// The process's gate: what the handler does with a signal as the command's write moves to its commit.
+    static let gate = CommitGate(stop: { stop($0) })
+
     /// Installs the handler for SIGINT, SIGTERM and SIGHUP. Call once, before any work starts.
     static func install() {
+        // Made now: a global is made on its first use, which must not be in the handler (it may take a lock).
+        _ = gate
         standardErrorIsTerminal.store(isatty(STDERR_FILENO) == 1, ordering: .sequentiallyConsistent)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             signal(signalNumber) { signalNumber in handle(signalNumber) }
-        }
-    }
-
-    /// Says the command's write has committed durably: from now on a signal lets the command finish.
-    static func writeCommitted() {
-        mode.store(Mode.committed, ordering: .sequentiallyConsistent)
-    }
-
-    /// Runs the step that commits a write (a new store's publication), holding signals back meanwhile, so the
-    /// process never ends between the step's effect and its return.
-    ///
-    /// - Parameter step: Commits the write and says whether it did.
-    /// - Returns: What `step` returns. When it is `true`, the write has committed (``writeCommitted()``); otherwise,
-    ///   or when `step` throws, a signal held back stops the process now, as it would have when it came.
-    static func committing(_ step: () throws -> Bool) rethrows -> Bool {
-        mode.store(Mode.holdingBack, ordering: .sequentiallyConsistent)
-        var committed = false
-        defer {
-            // The handler records a signal before it reads the mode: one that read "holding back" is seen below.
-            mode.store(committed ? Mode.committed : Mode.stopping, ordering: .sequentiallyConsistent)
-            let held = receivedSignal.load(ordering: .sequentiallyConsistent)
-            if !committed, held != 0 { stop(held) }
-        }
-        committed = try step()
-        return committed
-    }
-
-    /// For the tests of a signal that comes after the commit: with `POSTSTORE_TEST_PAUSE_AFTER_COMMIT` set to a
-    /// path, a command whose write has committed creates that file, then waits (a minute at most) until a signal
-    /// comes, so the test sends it at that moment rather than guessing it. Does nothing otherwise.
-    static func pauseAfterCommitIfTesting() async {
-        guard mode.load(ordering: .sequentiallyConsistent) == Mode.committed,
-            let marker = ProcessInfo.processInfo.environment["POSTSTORE_TEST_PAUSE_AFTER_COMMIT"], !marker.isEmpty
-        else { return }
-        _ = FileManager.default.createFile(atPath: marker, contents: nil)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while receivedSignal.load(ordering: .sequentiallyConsistent) == 0, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
@@ -94,22 +63,6 @@ enum InterruptHandler {
     }
 }
 
-/// What the handler does with a signal: the values of ``mode``.
-private enum Mode {
-    /// Stop the process (before the write commits, and in commands that write nothing).
-    static let stopping = 0
-    /// Record the signal for ``InterruptHandler/committing(_:)`` to act on.
-    static let holdingBack = 1
-    /// Let the command finish: its write has committed.
-    static let committed = 2
-}
-
-/// What the handler does with a signal now (see ``Mode``).
-private let mode = Atomic<Int>(Mode.stopping)
-
-/// The last signal received, or 0.
-private let receivedSignal = Atomic<Int32>(0)
-
 /// What the handler deletes: 0, or the address of the array
 /// ``InterruptHandler/removeOnInterrupt(files:lockFile:folder:)`` made. An atomic integer, so the handler (which may
 /// run on any thread) reads a whole address without a lock.
@@ -121,20 +74,19 @@ private let progressLineIsShown = Atomic<Bool>(false)
 /// Whether standard error is a terminal, found when the handler is installed (`isatty` is not async-signal-safe).
 private let standardErrorIsTerminal = Atomic<Bool>(false)
 
-/// The handler: records the signal, then stops the process, leaves the signal for ``InterruptHandler/committing(_:)``,
-/// or (after the commit) lets the command finish and makes the next such signal end the process at once. A global
-/// function, not a method: a signal handler is a C function pointer and may not capture even a type.
+/// The handler: tells the process's gate of the signal, then stops the process, leaves the signal for
+/// ``CommitGate/committing(_:)``, or (after the commit) lets the command finish and makes the next such signal end
+/// the process at once. A global function, not a method: a signal handler is a C function pointer and may not
+/// capture even a type.
 private func handle(_ signalNumber: Int32) {
     // A handler must leave `errno` as it found it (the thread sanitizer checks): code runs after it returns, and
     // where a signal is held back until the handler returns, even after it stops the process.
     let savedErrno = errno
     defer { errno = savedErrno }
-    // Recorded before the mode is read (see `committing`).
-    receivedSignal.store(signalNumber, ordering: .sequentiallyConsistent)
-    switch mode.load(ordering: .sequentiallyConsistent) {
-    case Mode.committed: signal(signalNumber, SIG_DFL)
-    case Mode.holdingBack: break
-    default: stop(signalNumber)
+    switch InterruptHandler.gate.receive(signalNumber) {
+    case .letThrough: signal(signalNumber, SIG_DFL)
+    case .holdBack: break
+    case .stop: stop(signalNumber)
     }
 }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import PostStore
 import PostStoreHTTP
 import PostStoreLive
@@ -120,19 +119,8 @@ struct SyncCommand: AsyncParsableCommand {
         let source = try PostStoreConfiguration.Source.resolve(from, pageSize: pageSize, environment: environment)
         try await Failure.report(Self.self, verbose: options.verbose) {
             let isDefaultStore = options.store == nil && (environment["POSTSTORE_STORE"] ?? "").isEmpty
-            if let path = spec.path, isDefaultStore, !dryRun {
-                // The default store's folder is ours to create.
-                try? FileManager.default.createDirectory(
-                    atPath: path.parentFolderPath,
-                    withIntermediateDirectories: true
-                )
-            }
-            // A dry run fails where the sync would (but the default store's folder would be created).
-            if dryRun && isDefaultStore {
-                try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-            } else {
-                try StoreOptions.checkFolder(of: spec)
-            }
+            let sync = CommandLineSync(command: self, spec: spec, source: source, isDefaultStore: isDefaultStore)
+            try sync.prepareStoreFolder()
             let sourceName = (source.isFile && source.description == "-" ? "standard input" : source.description)
                 .withVisibleControls
             let progress = progressOptions.display(quiet: quiet) { phase in
@@ -145,11 +133,10 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let report: SyncReport
             do {
-                report = try await progress.showing { try await sync(into: spec, from: source, progress: progress) }
+                report = try await progress.showing { try await sync.run(progress: progress) }
             } catch {
                 throw Self.advice(for: error, source: source)
             }
-            await InterruptHandler.pauseAfterCommitIfTesting()
             switch format {
             case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
             case .text: Output.line(Self.text(report, store: spec).withVisibleControls)
@@ -173,95 +160,6 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    /// Syncs, into a new store built off to the side when the store's file is missing (see ``NewStoreWrite``).
-    private func sync(
-        into spec: StoreSpec,
-        from source: PostStoreConfiguration.Source,
-        progress: ProgressDisplay
-    ) async throws -> SyncReport {
-        let options = SyncOptions(
-            prune: prune,
-            deletionLimit: force ? .unlimited : SyncOptions.defaultDeletionLimit,
-            dryRun: dryRun
-        )
-        // Once a sync into an existing store has committed (it reports `.applied` then), a signal lets it finish.
-        let committing: @Sendable (SyncProgress) -> Void = { [dryRun] event in
-            progress.show(event)
-            if case .applied = event, !dryRun { InterruptHandler.writeCommitted() }
-        }
-        guard !dryRun, let newStore = try NewStoreWrite.begin(spec) else {
-            return try await wire(spec, source, progress).resolve(SyncService.self).sync(
-                options,
-                progress: committing
-            )
-        }
-        defer { newStore.discard() }
-        // The staged store is released when `build` returns, before it is published.
-        let (report, posts) = try await newStore.build {
-            let staged = try await wire(newStore.stagedSpec, source, progress, buildsOffToTheSide: true)
-            let posts = ReplayingPostDataService(try staged.resolve())
-            return (try await syncService(staged, posts).sync(options, progress: progress.show), posts)
-        }
-        if try InterruptHandler.committing({ try newStore.publish() }) { return report }
-        // Another process created the store meanwhile: sync into it as any later sync would, with the posts already
-        // read (standard input cannot be read twice).
-        try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await syncService(try await wire(spec, source, progress), posts).sync(
-            options,
-            progress: committing
-        )
-    }
-
-    /// The sync service of `graph`, reading `posts` instead of the graph's own source.
-    private func syncService(_ graph: DependencyStore, _ posts: any PostDataService) throws -> SyncService {
-        graph.register(posts, for: (any PostDataService).self)
-        return try graph.resolve(SyncService.self)
-    }
-
-    /// The live graph, its store opened (a stale search index rebuilt on opening is drawn on `progress`). A dry
-    /// run never creates a store: on a missing one it previews against an empty store.
-    private func wire(
-        _ spec: StoreSpec,
-        _ source: PostStoreConfiguration.Source,
-        _ progress: ProgressDisplay,
-        buildsOffToTheSide: Bool = false
-    ) async throws -> DependencyStore {
-        let wire = { (spec: StoreSpec, openMode: StoreOpenMode) async throws in
-            var configuration = PostStoreConfiguration(
-                store: spec,
-                source: source,
-                openMode: openMode,
-                requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())),
-                retryPolicy: RetryPolicy(maximumAttempts: retries + 1),
-                limits: PayloadLimits(maximumPostBytes: maxPostSize.bytes, maximumPayloadBytes: maxPayloadSize.bytes)
-            )
-            configuration.buildsOffToTheSide = buildsOffToTheSide
-            let graph = StoreOptions.live(
-                configuration,
-                logger: logger(progress),
-                progress: progress.opening(spec.description)
-            )
-            // The store is opened now, so that a missing one is reported before anything is fetched.
-            try await StoreOptions.openStore(of: graph, spec)
-            return graph
-        }
-        guard dryRun else { return try await wire(spec, .createIfMissing) }
-        do {
-            return try await wire(spec, .openExisting)
-        } catch let error as PostStoreError where error.code == .storeNotFound {
-            return try await wire(StoreSpec(.memory), .createIfMissing)
-        }
-    }
-
-    /// With `--verbose`, the sync's and each retry's log lines on standard error (swift-log's stream handler),
-    /// above the progress line; otherwise none (the library logs nothing without a logger).
-    private func logger(_ progress: ProgressDisplay) -> Logger? {
-        guard options.verbose && !quiet else { return nil }
-        return Logger(label: "poststore") {
-            ProgressLogHandler(StreamLogHandler.standardError(label: $0), display: progress)
-        }
-    }
-
     static func text(_ report: SyncReport, store spec: StoreSpec) -> String {
         let verb = report.dryRun ? "Dry run: would sync" : "Synced"
         // `memory:` would read `into memory::`.
@@ -274,37 +172,5 @@ struct SyncCommand: AsyncParsableCommand {
         return "\(verb) \(report.source) into \(store): \(report.fetched) fetched, \(report.inserted) inserted, "
             + "\(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted "
             + "(\(pages), \(seconds) s)."
-    }
-}
-
-/// `sync --format json`: the report with the store named.
-struct SyncOutput: Encodable {
-    let source: String
-    let store: String
-    let fetched, inserted, updated, unchanged, deleted: Int
-    let notModified: Bool
-    let pages: Int
-    /// Whether nothing was written: a dry run's counts say what a sync would do.
-    let dryRun: Bool
-    let durationSeconds: Double
-
-    init(report: SyncReport, store: String) {
-        source = report.source
-        self.store = store
-        fetched = report.fetched
-        inserted = report.inserted
-        updated = report.updated
-        unchanged = report.unchanged
-        deleted = report.deleted
-        notModified = report.notModified
-        pages = report.pages
-        dryRun = report.dryRun
-        durationSeconds = report.durationSeconds
-    }
-
-    func json() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
 import PostStore
+import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
+
+@testable import PostStoreCLI
 
 /// Stopping a sync halfway — Ctrl-C, SIGTERM or SIGHUP — prints one line and leaves the store as it was before the sync, or
 /// as the sync would have left it, never in between; the process still ends by the signal.
@@ -41,59 +44,68 @@ import Testing
     }
 
     /// A signal after the write has committed changes nothing: the store holds the write, so the command finishes,
-    /// prints its report and exits 0 (a script must not take a committed sync for a failed one). The command is
-    /// told to pause right after its commit (`POSTSTORE_TEST_PAUSE_AFTER_COMMIT`) until the signal comes, so the
-    /// signal lands there every time, whatever the machine's speed.
+    /// prints its report and exits 0 (a script must not take a committed sync for a failed one). The command runs in
+    /// this process with a gate of its own (``CommitGate``), and the signal is delivered to it right after the
+    /// commit, as the process's handler delivers one, so it lands there every time, whatever the machine's speed.
     @Test(arguments: [
-        (["sync", "--from", "posts.json", "--store", "existing.sqlite"], SIGTERM, "existing.sqlite", [1...20]),
-        (["sync", "--from", "posts.json", "--store", "new.sqlite"], SIGTERM, "new.sqlite", [1...20]),
-        (
-            ["sync", "--from", "posts.json", "--store", "json:existing.json"], SIGINT, "json:existing.json",
-            [1...20, 100...109]
-        ),
-        (
-            ["sync", "--from", "posts.json", "--store", "json:new.json", "--format", "json"], SIGHUP, "json:new.json",
-            [1...20]
-        ),
-        (
-            ["copy", "--from-store", "existing.sqlite", "--to-store", "json:new.json"], SIGTERM, "json:new.json",
-            [1...10]
-        ),
-        (
-            ["copy", "--from-store", "json:existing.json", "--to-store", "existing.sqlite"], SIGINT, "existing.sqlite",
-            [1...10, 100...109]
-        ),
+        (Command.sync, "posts.json", "existing.sqlite", SIGTERM, [1...20]),
+        (Command.sync, "posts.json", "new.sqlite", SIGTERM, [1...20]),
+        (Command.sync, "posts.json", "json:existing.json", SIGINT, [1...20, 100...109]),
+        (Command.sync, "posts.json", "json:new.json", SIGHUP, [1...20]),
+        (Command.copy, "existing.sqlite", "json:new.json", SIGTERM, [1...10]),
+        (Command.copy, "json:existing.json", "existing.sqlite", SIGINT, [1...10, 100...109]),
     ])
     func aSignalAfterTheCommitLetsTheCommandFinish(
-        arguments: [String],
-        signal: Int32,
+        command: Command,
+        from: String,
         store: String,
+        signal: Int32,
         ids: [ClosedRange<Int>]
     ) async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(SamplePosts.make(count: 10), into: "existing.sqlite")
         try await sandbox.seed(SamplePosts.make(count: 10, firstId: 100), into: "json:existing.json")
         try sandbox.write(SamplePosts.make(count: 20), to: "posts.json")
-        let marker = sandbox.path("committed")
-        let control = ChildControl()
+        let spy = SignalSpy()
+        let write = spy.write(deliveringAfterCommit: signal)
+        let to = try StoreSpec(option: Self.absolute(store, in: sandbox))
+        let progress = ProgressDisplay(terminal: nil)
 
-        async let running = sandbox.run(
-            arguments,
-            environment: ["POSTSTORE_TEST_PAUSE_AFTER_COMMIT": marker],
-            control: control
-        )
-        let deadline = ContinuousClock.now + .seconds(120)
-        while !FileManager.default.fileExists(atPath: marker), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        switch command {
+        case .sync:
+            let parsed = try SyncCommand.parse(["--from", sandbox.path(from), "--store", to.description])
+            let source = try PostStoreConfiguration.Source.resolve(parsed.from, pageSize: nil, environment: [:])
+            let sync = CommandLineSync(
+                command: parsed,
+                spec: to,
+                source: source,
+                isDefaultStore: false,
+                interruptSafeWrite: write
+            )
+            try sync.prepareStoreFolder()
+            let report = try await sync.run(progress: progress)
+            #expect(report.fetched == 20 && !report.dryRun, "\(report)")
+        case .copy:
+            let source = try StoreSpec(option: Self.absolute(from, in: sandbox))
+            let posts = try await StoreOptions.store(source, openMode: .openExisting).query(.all)
+            let summary = try await CopyCommand.write(posts, into: to, progress: progress, interruptSafeWrite: write)
+            #expect(summary.inserted + summary.updated + summary.unchanged == posts.count, "\(summary)")
         }
-        let signalled = control.send(signal)
-        let result = try await running
 
-        #expect(signalled, "the command ended before its commit: \(result)")
-        #expect(result.exitCode == 0, "\(result)")
-        #expect(result.standardError.isEmpty, "\(result)")
-        #expect(result.outputLines.count == 1, "\(result)")
+        #expect(spy.actions == [.letThrough], "the signal came after the commit and let the command finish")
+        #expect(spy.stops.isEmpty)
         let expected = ids.flatMap { SamplePosts.make(count: $0.count, firstId: $0.lowerBound) }
         #expect(try await sandbox.posts(in: store) == expected, "the committed write must be kept")
+    }
+
+    /// The commands whose writes commit.
+    enum Command: Sendable {
+        case sync, copy
+    }
+
+    /// `store` (a store option relative to the sandbox, `json:` or not) with its path made absolute: this process
+    /// does not run in the sandbox.
+    private static func absolute(_ store: String, in sandbox: Sandbox) -> String {
+        store.hasPrefix("json:") ? "json:" + sandbox.path(String(store.dropFirst(5))) : sandbox.path(store)
     }
 }
