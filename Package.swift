@@ -16,6 +16,10 @@ let package = Package(
     products: [
         // The core and the in-memory engine: no SQLite, no networking.
         .library(name: "PostStore", targets: ["PostStore"]),
+        // The dependency container: DependencyStore, @Injected, withDependencies.
+        .library(name: "PostStoreContainer", targets: ["PostStoreContainer"]),
+        // What an engine declares to the composition root: its StoreEngine entry and the engine-facing protocols.
+        .library(name: "PostStoreEngines", targets: ["PostStoreEngines"]),
         .library(name: "PostStoreSQLite", targets: ["PostStoreSQLite"]),
         .library(name: "PostStoreJSONFile", targets: ["PostStoreJSONFile"]),
         .library(name: "PostStoreHTTP", targets: ["PostStoreHTTP"]),
@@ -55,11 +59,23 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
-        // The core: the model, the contract, the payload format, the in-memory engine, syncing, the file data
-        // service and the dependency container. Every other module depends on it; it depends on no engine.
+        // The core: the model, the contract, the payload format, the in-memory engine, syncing and the file data
+        // service. Every other module depends on it; it depends on no engine.
         .target(
             name: "PostStore",
             dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // The dependency container for apps that resolve by type (`@Injected`); the composition root registers the
+        // live graph in it. Apart from the core so that an app or engine that injects through initializers
+        // compiles none of it.
+        .target(name: "PostStoreContainer", dependencies: ["PostStore"], swiftSettings: swiftSettings),
+        // The engines' plug-in point: `StoreEngine` (the entry each engine module declares, and `.memory` for the
+        // core's in-memory engine), the options a store is opened with, and what `info` and `migrate` read of a
+        // store. Below the engines, above the core.
+        .target(
+            name: "PostStoreEngines",
+            dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(
@@ -85,10 +101,14 @@ let package = Package(
         ),
         .target(
             name: "PostStoreSQLite",
-            dependencies: ["PostStore", "PostStoreCSQLite", "PostStoreSQLiteMigrations"],
+            dependencies: ["PostStore", "PostStoreEngines", "PostStoreCSQLite", "PostStoreSQLiteMigrations"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "PostStoreJSONFile", dependencies: ["PostStore"], swiftSettings: swiftSettings),
+        .target(
+            name: "PostStoreJSONFile",
+            dependencies: ["PostStore", "PostStoreEngines"],
+            swiftSettings: swiftSettings
+        ),
         // The PostgreSQL engine's versioned SQL files (Migrations/PostgreSQL), embedded as the SQLite ones are.
         .target(
             name: "PostStorePostgresMigrations",
@@ -106,7 +126,7 @@ let package = Package(
         .target(
             name: "PostStorePostgres",
             dependencies: [
-                "PostStore", "PostStorePostgresMigrations",
+                "PostStore", "PostStoreEngines", "PostStorePostgresMigrations",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Underscored, so imported by one file alone (PostgresPoolFailure.swift, which says why, and
                 // scripts/check-imports.py holds it there): `ConnectionPoolError`, which PostgresClient throws when
@@ -145,7 +165,8 @@ let package = Package(
         .target(
             name: "PostStoreLive",
             dependencies: [
-                "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStorePostgres",
+                "PostStore", "PostStoreContainer", "PostStoreEngines", "PostStoreSQLite", "PostStoreJSONFile",
+                "PostStoreHTTP", "PostStorePostgres",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -160,7 +181,7 @@ let package = Package(
         // Testing (which ships with the toolchain) and writes the doubles' sample posts.
         .target(
             name: "PostStoreConformance",
-            dependencies: ["PostStore", "PostStoreTesting"],
+            dependencies: ["PostStore", "PostStoreEngines", "PostStoreTesting"],
             swiftSettings: swiftSettings
         ),
         // The `poststore` tool: commands parse and print; the composition root wires everything.
@@ -168,6 +189,8 @@ let package = Package(
             name: "PostStoreCLI",
             dependencies: [
                 "PostStore",
+                "PostStoreContainer",
+                "PostStoreEngines",
                 "PostStoreLive",
                 "PostStoreServer",
                 // The default store (a SQLite file) and the HTTP source's options (timeouts, retries).
@@ -181,14 +204,14 @@ let package = Package(
         // A tour of the library: loads Samples/posts.json into every engine and queries each.
         .executableTarget(
             name: "PostStoreQuickStart",
-            dependencies: ["PostStore", "PostStoreLive"],
+            dependencies: ["PostStore", "PostStoreEngines", "PostStoreLive"],
             swiftSettings: swiftSettings
         ),
         // The embedder's pattern: an app-style feature written against the core's protocols, and its tests on
         // doubles.
         .target(
             name: "PostListExample",
-            dependencies: ["PostStore"],
+            dependencies: ["PostStore", "PostStoreContainer"],
             path: "Examples/PostListExample",
             swiftSettings: swiftSettings
         ),
@@ -219,6 +242,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PostStoreContainerTests",
+            dependencies: ["PostStore", "PostStoreContainer", "PostStoreTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PostStoreSQLiteTests",
             dependencies: [
                 "PostStore",
@@ -231,7 +259,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PostStoreJSONFileTests",
-            dependencies: ["PostStore", "PostStoreJSONFile", "PostStoreTesting", "PostStoreTestSupport"],
+            dependencies: [
+                "PostStore", "PostStoreEngines", "PostStoreJSONFile", "PostStoreTesting", "PostStoreTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -258,6 +288,8 @@ let package = Package(
             name: "PostStoreLiveTests",
             dependencies: [
                 "PostStore",
+                "PostStoreContainer",
+                "PostStoreEngines",
                 "PostStoreSQLite",
                 "PostStoreJSONFile",
                 "PostStoreHTTP",
@@ -296,19 +328,20 @@ let package = Package(
         .testTarget(
             name: "DocumentationSnippetTests",
             dependencies: [
-                "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStorePostgres",
-                "PostStoreServer", "PostStoreLive", "PostStoreTesting", "PostStoreConformance", "PostListExample",
+                "PostStore", "PostStoreContainer", "PostStoreEngines", "PostStoreSQLite", "PostStoreJSONFile",
+                "PostStoreHTTP", "PostStorePostgres", "PostStoreServer", "PostStoreLive", "PostStoreTesting",
+                "PostStoreConformance", "PostListExample",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(
             name: "PostListExampleTests",
-            dependencies: ["PostListExample", "PostStore", "PostStoreTesting"],
+            dependencies: ["PostListExample", "PostStore", "PostStoreContainer", "PostStoreTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PostStoreTestingTests",
-            dependencies: ["PostStore", "PostStoreTesting"],
+            dependencies: ["PostStore", "PostStoreContainer", "PostStoreTesting"],
             swiftSettings: swiftSettings
         ),
         // End-to-end: runs the built `poststore` binary as a subprocess; depending on the executable target makes

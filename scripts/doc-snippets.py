@@ -40,7 +40,8 @@ DECLARATION = re.compile(
 CONTEXT = "store: any PostStoreProtocol, service: SyncService, posts: [Post], manyPosts: [Post]"
 # What a fragment is compiled with: every library of the package, and what the pages take for granted.
 FRAGMENT_IMPORTS = [
-    "Foundation", "Testing", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStorePostgres",
+    "Foundation", "Testing", "PostStoreContainer", "PostStoreEngines", "PostStoreSQLite", "PostStoreJSONFile",
+    "PostStoreHTTP", "PostStorePostgres",
     "PostStoreServer", "PostStoreLive", "PostStoreTesting", "PostStoreConformance",
 ]
 # Modules that are not libraries: their doc comments are read in the source, not imported.

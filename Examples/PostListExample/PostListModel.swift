@@ -1,4 +1,5 @@
 public import PostStore
+public import PostStoreContainer
 
 /// The model of a screen that lists posts, searches them and refreshes them from a source: an app-style feature
 /// written against PostStore's protocols, the way the guide's "Embedding and Testing" article suggests.

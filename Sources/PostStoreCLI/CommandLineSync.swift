@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostStore
+import PostStoreContainer
 import PostStoreHTTP
 import PostStoreLive
 

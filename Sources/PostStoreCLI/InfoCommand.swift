@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PostStore
+import PostStoreEngines
+import PostStoreLive
 
 /// `poststore info`: what a store is and holds.
 struct InfoCommand: AsyncParsableCommand {

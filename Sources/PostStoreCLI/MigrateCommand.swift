@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostStore
+import PostStoreEngines
 import PostStoreLive
 
 /// `poststore migrate`: applies a store's pending schema migrations (SQLite and PostgreSQL have them), or lists them.

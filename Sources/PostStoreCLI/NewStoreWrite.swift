@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreLive
 
 /// A write into a file store that does not exist yet (a first `sync`, a `copy` into a new store): the store is
 /// built off to the side and published only once complete, and only if no store appeared there meanwhile.

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostStore
+import PostStoreContainer
+import PostStoreEngines
 import PostStoreLive
 
 /// The options every command shares: which store, and how much to say.

@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreEngines
 import Testing
 
 /// One run of one check on one subject: what the check can do beside its store, each capability the subject lacks

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(FileSystem) public import PostStore
+package import PostStoreEngines
 
 /// A store in one human-readable JSON file (see `JSONStoreDocument` for the format).
 ///

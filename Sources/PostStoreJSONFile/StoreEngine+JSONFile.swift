@@ -1,4 +1,5 @@
-public import PostStore
+import PostStore
+public import PostStoreEngines
 
 extension StoreEngine {
     /// ``JSONFilePostStore``: `json:PATH`, or a path ending in `.json`.

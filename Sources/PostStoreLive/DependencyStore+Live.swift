@@ -1,5 +1,7 @@
 public import Logging
-@_spi(FileSystem) public import PostStore
+@_spi(FileSystem) import PostStore
+public import PostStoreContainer
+import PostStoreEngines
 import PostStoreHTTP
 
 extension DependencyStore {
@@ -9,7 +11,7 @@ extension DependencyStore {
     ///
     /// Each part resolves only the parts it uses (an in-memory store needs no file system and no clock), from the
     /// container that resolves it, so a scope that overrides, say, the store gets a `SyncService` over its own
-    /// store, and one that overrides only the logger keeps the store. ``PostStoreDependencies/live(_:logger:)``
+    /// store, and one that overrides only the logger keeps the store. `PostStoreDependencies.live(_:logger:)`
     /// resolves its graph from this registration.
     ///
     /// For example, at launch:

@@ -1,5 +1,6 @@
 public import Foundation
 @_spi(FileSystem) public import PostStore
+import PostStoreContainer
 import PostStoreHTTP
 
 extension PostStoreConfiguration {

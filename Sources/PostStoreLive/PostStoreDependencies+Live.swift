@@ -1,9 +1,10 @@
 public import Logging
 public import PostStore
+import PostStoreContainer
 
 extension PostStoreDependencies {
     /// Wires the live graph: opens the configured store and creates the configured data service, as
-    /// ``DependencyStore/registerLive(_:logger:)`` wires them.
+    /// `DependencyStore.registerLive(_:logger:)` wires them.
     ///
     /// - Parameters:
     ///   - configuration: Which store, which source, timeouts and retries.

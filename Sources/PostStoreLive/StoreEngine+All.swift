@@ -1,4 +1,5 @@
-public import PostStore
+package import PostStore
+public import PostStoreEngines
 import PostStoreJSONFile
 import PostStorePostgres
 import PostStoreSQLite

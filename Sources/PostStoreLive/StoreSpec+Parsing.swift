@@ -1,10 +1,11 @@
 public import PostStore
+import PostStoreEngines
 
 extension StoreSpec {
     /// Parses a store as users write it: `SCHEME:PATH` (`sqlite:posts.sqlite`, `json:posts.json`), a server's URL
     /// (`postgres://HOST/DATABASE`), `memory:`, or a path whose extension names the engine (`posts.sqlite`), read
     /// with the table of
-    /// ``StoreEngine/all``. Schemes and extensions are matched in either case.
+    /// `StoreEngine.all`. Schemes and extensions are matched in either case.
     ///
     /// For example:
     ///

@@ -1,4 +1,5 @@
 import PostStore
+import PostStoreEngines
 import PostStorePostgresMigrations
 import PostgresNIO
 

@@ -1,5 +1,6 @@
 import Foundation
 public import PostStore
+package import PostStoreEngines
 import PostgresNIO
 
 extension PostgresPostStore {

@@ -1,5 +1,6 @@
 public import Logging
 public import PostStore
+public import PostStoreEngines
 public import PostgresNIO
 import Synchronization
 

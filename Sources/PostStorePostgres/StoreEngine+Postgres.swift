@@ -1,4 +1,5 @@
-public import PostStore
+package import PostStore
+public import PostStoreEngines
 
 extension StoreEngine {
     /// ``PostgresPostStore``: `postgres://USER:PASSWORD@HOST:PORT/DATABASE?schema=NAME` (or `postgresql://…`), with

@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreEngines
 import PostStoreLive
 
 /// `swift run poststore-quickstart [FILE | -]`: syncs a file of posts (by default `Samples/posts.json`; a JSON

@@ -1,4 +1,5 @@
 import PostStore
+import PostStoreEngines
 import PostStoreSQLiteMigrations
 
 /// One versioned change to the SQLite schema.

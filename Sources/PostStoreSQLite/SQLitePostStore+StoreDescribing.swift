@@ -1,4 +1,5 @@
-package import PostStore
+import PostStore
+package import PostStoreEngines
 
 extension SQLitePostStore: StoreDescribing {
     /// The post count, the sync states and the schema version from one read transaction on the store's own

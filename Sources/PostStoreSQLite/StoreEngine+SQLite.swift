@@ -1,4 +1,5 @@
-public import PostStore
+package import PostStore
+public import PostStoreEngines
 
 extension StoreEngine {
     /// ``SQLitePostStore``: `sqlite:PATH`, or a path ending in `.sqlite`, `.sqlite3` or `.db`.

@@ -1,5 +1,6 @@
 import PostListExample
 import PostStore
+import PostStoreContainer
 import PostStoreTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(FileSystem) import PostStore
+import PostStoreEngines
 import PostStoreJSONFile
 import PostStoreTestSupport
 import PostStoreTesting

@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreContainer
 import PostStoreTesting
 import Testing
 

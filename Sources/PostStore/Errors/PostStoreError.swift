@@ -62,7 +62,7 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         /// A database server refused the login or the store's schema to this user (a wrong password, a missing
         /// privilege).
         public static let accessDenied = Code(.accessDenied)
-        /// A ``DependencyStore`` has nothing registered for a type it was asked for (the message names the type
+        /// A `DependencyStore` (`PostStoreContainer`) has nothing registered for a type it was asked for (the message names the type
         /// and what is registered), or its factories depend on each other in a cycle.
         public static let missingDependency = Code(.missingDependency)
 

@@ -10,7 +10,8 @@
 /// let count = try await store.count()  // 1
 /// ```
 public actor InMemoryPostStore: PostStoreProtocol {
-    private var contents = StoreContents()
+    /// The posts and sync states; `package` for the engine table's `describe()` (PostStoreEngines).
+    package private(set) var contents = StoreContents()
     /// Counts the writes that changed posts; with ``instance``, this store's revision.
     private var changes = 0
     /// Tells this store's revisions from another's (the counts of two stores meet).
@@ -70,11 +71,5 @@ extension InMemoryPostStore: PostPageReading {
 
     package func page(_ query: PostQuery) throws -> PostPage {
         try query.evaluatePage(over: contents.posts, revision: revision())
-    }
-}
-
-extension InMemoryPostStore: StoreDescribing {
-    package func describe() -> StoreDescription {
-        StoreDescription(count: contents.posts.count, syncStates: contents.orderedSyncStates, formatVersion: nil)
     }
 }

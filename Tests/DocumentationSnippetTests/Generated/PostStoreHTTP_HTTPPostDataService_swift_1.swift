@@ -2,6 +2,8 @@
 import Foundation
 import PostStore
 import PostStoreConformance
+import PostStoreContainer
+import PostStoreEngines
 import PostStoreHTTP
 import PostStoreJSONFile
 import PostStoreLive

@@ -2,6 +2,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import PostStore
+import PostStoreContainer
 import PostStoreLive
 import PostStoreTestSupport
 import PostStoreTesting

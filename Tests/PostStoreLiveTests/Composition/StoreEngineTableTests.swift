@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreEngines
 import PostStoreHTTP
 import PostStoreJSONFile
 import PostStoreLive

@@ -1,5 +1,6 @@
 import PostStore
 import PostStoreConformance
+import PostStoreEngines
 import PostStoreTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import PostStore
 import PostStoreConformance
+import PostStoreEngines
 import PostStoreJSONFile
 import PostStoreLive
 import PostStorePostgres

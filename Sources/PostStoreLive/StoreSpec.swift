@@ -1,3 +1,5 @@
+public import PostStoreEngines
+
 /// Which store: an engine and, for an engine that keeps a file, its path, or for one on a database server, its URL.
 ///
 /// The composition root (`PostStoreLive`) parses the spellings users type — `sqlite:PATH`, `json:PATH`,
@@ -24,7 +26,7 @@ public struct StoreSpec: Sendable, Hashable, CustomStringConvertible {
     /// A store of an engine that keeps a file.
     ///
     /// - Parameters:
-    ///   - engine: The engine; its ``StoreEngine/storesInFile`` must be `true`.
+    ///   - engine: The engine; its `StoreEngine.storesInFile` must be `true`.
     ///   - path: The store's file.
     public init(_ engine: StoreEngine, path: String) {
         precondition(engine.storesInFile, "The \(engine) engine keeps no file: use StoreSpec(.\(engine)).")
@@ -43,9 +45,9 @@ public struct StoreSpec: Sendable, Hashable, CustomStringConvertible {
         self.location = url
     }
 
-    /// A store of an engine without files, such as ``StoreEngine/memory``.
+    /// A store of an engine without files, such as `StoreEngine.memory`.
     ///
-    /// - Parameter engine: The engine; its ``StoreEngine/storesInFile`` must be `false`.
+    /// - Parameter engine: The engine; its `StoreEngine.storesInFile` must be `false`.
     public init(_ engine: StoreEngine) {
         precondition(engine.locationKind == .none, "The \(engine) engine's stores have a location.")
         self.engine = engine

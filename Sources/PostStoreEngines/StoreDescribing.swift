@@ -1,3 +1,5 @@
+package import PostStore
+
 /// A store that says what it is and holds in one committed state of its data, as `poststore info` shows it: two
 /// separate reads could fall on either side of another process's write.
 ///

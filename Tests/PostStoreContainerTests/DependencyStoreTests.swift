@@ -1,4 +1,5 @@
 import PostStore
+import PostStoreContainer
 import PostStoreTesting
 import Synchronization
 import Testing
@@ -27,11 +28,13 @@ import Testing
         container.register(Counter.self) { _ in Counter() }
         container.register(InMemoryPostStore(), for: (any PostStoreProtocol).self)
 
+        let line = #line + 1
         let error = #expect(throws: PostStoreError.self) { try container.resolve((any PostDataService).self) }
 
         #expect(error?.code == .missingDependency)
         #expect(
-            error?.message == "Nothing is registered for PostDataService. Registered: Counter, PostStoreProtocol."
+            error?.message == "Nothing is registered for PostDataService, asked for at "
+                + "PostStoreContainerTests/DependencyStoreTests.swift:\(line). Registered: Counter, PostStoreProtocol."
         )
         let empty = #expect(throws: PostStoreError.self) { try DependencyStore().resolve(Counter.self) }
         #expect(empty?.message.hasSuffix("Registered: nothing.") == true)
@@ -148,6 +151,11 @@ import Testing
         let unwired = DependencyStore.$current.withValue(DependencyStore()) { PostCounter() }
         let error = #expect(throws: PostStoreError.self) { try unwired.$store.resolve() }
         #expect(error?.code == .missingDependency)
+        // Where it was asked for is the property's declaration, not this call.
+        #expect(
+            error?.message == "Nothing is registered for PostStoreProtocol, asked for at \(PostCounter.declaration). "
+                + "Registered: nothing."
+        )
     }
 
     /// A root singleton whose value captures the current container (through `@Injected`) and is first resolved
@@ -211,6 +219,8 @@ private struct Wrapper: Sendable {
 
 /// An app-style type with an injected store, as the guide's `PostCounter` (which DocumentationSnippetTests runs).
 private struct PostCounter {
+    /// Where `store` is declared: the next line.
+    static let declaration = "PostStoreContainerTests/DependencyStoreTests.swift:\(#line + 1)"
     @Injected var store: any PostStoreProtocol
 
     func count() async throws -> Int { try await store.count() }

@@ -1,8 +1,10 @@
+package import PostStore
+
 /// A storage engine as a store spec names it: its scheme, the file extensions that imply it, and how the
 /// composition root opens, migrates and finishes its stores.
 ///
 /// Each engine module declares its own entry (`StoreEngine.sqlite` in `PostStoreSQLite`, `StoreEngine.json` in
-/// `PostStoreJSONFile`, ``memory`` here), and the composition root (`PostStoreLive`) lists them in one table.
+/// `PostStoreJSONFile`, ``memory`` here, for the core's in-memory engine), and the composition root (`PostStoreLive`) lists them in one table.
 /// Nothing else names an engine: the `poststore` commands, `info`, `migrate` and the tests read the table.
 ///
 /// For example:
@@ -87,17 +89,6 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     public static func == (left: StoreEngine, right: StoreEngine) -> Bool { left.scheme == right.scheme }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(scheme) }
-}
-
-extension StoreEngine {
-    /// ``InMemoryPostStore``: `memory:`, a store that lasts as long as the process.
-    public static let memory = StoreEngine(
-        scheme: "memory",
-        fileExtensions: [],
-        locationKind: .none,
-        open: { _, _ in InMemoryPostStore() },
-        withoutMigrationsBecause: "an in-memory store lasts one process"
-    )
 }
 
 /// Where an engine keeps a store, which decides how a store spec names it.

@@ -1,3 +1,5 @@
+import PostStore
+
 /// A small typed container: a factory registered per type, resolved by type, with overrides scoped to a task.
 ///
 /// For apps that would rather not pass every dependency through initializers. Register the live graph once at
@@ -115,11 +117,24 @@ public final class DependencyStore: Sendable {
 
     /// Returns the value registered for a type here or in a parent container.
     ///
-    /// - Parameter type: The type, for example `(any PostStoreProtocol).self`.
+    /// - Parameters:
+    ///   - type: The type, for example `(any PostStoreProtocol).self`.
+    ///   - fileID: Where it is asked for, named in the error when nothing is registered; the caller's by default.
+    ///   - line: The line it is asked for on; the caller's by default.
     /// - Returns: The instance: made by the registered factory, or the singleton made earlier in this container.
-    /// - Throws: ``PostStoreError/Code/missingDependency`` naming the type and every registered type when nothing
-    ///   is registered for it (or when its factories depend on each other in a cycle), or what the factory throws.
-    public func resolve<Value: Sendable>(_ type: Value.Type = Value.self) throws -> Value {
+    /// - Throws: `PostStoreError.Code.missingDependency` naming the type, where it was asked for and every
+    ///   registered type when nothing is registered for it (or when its factories depend on each other in a cycle),
+    ///   or what the factory throws.
+    public func resolve<Value: Sendable>(
+        _ type: Value.Type = Value.self,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) throws -> Value {
+        try resolve(type, askedFor: "\(fileID):\(line)")
+    }
+
+    /// ``resolve(_:fileID:line:)`` with the place it was asked for already written out.
+    func resolve<Value: Sendable>(_ type: Value.Type, askedFor place: String) throws -> Value {
         let key = ObjectIdentifier(type)
         // A factory may resolve its own type from another container (a scope wrapping its parent's value); only
         // the same type in the same container again is a cycle.
@@ -130,7 +145,7 @@ public final class DependencyStore: Sendable {
             throw PostStoreError(.missingDependency, "The factories form a cycle: \(names).")
         }
         let entry = try Self.$resolutionChain.withValue(chain + [link]) {
-            try resolveEntry(key, named: Self.name(of: type))
+            try resolveEntry(key, named: Self.name(of: type), askedFor: place)
         }
         Self.resolutionRecord?.note(owner: entry.owner, dependencies: entry.dependencies.union([key]))
         return try Self.cast(entry.value, to: type)
@@ -140,7 +155,8 @@ public final class DependencyStore: Sendable {
     /// belongs to and what it depends on.
     private func resolveEntry(
         _ key: ObjectIdentifier,
-        named name: String
+        named name: String,
+        askedFor place: String
     ) throws -> (value: any Sendable, owner: DependencyStore, dependencies: Set<ObjectIdentifier>) {
         // Walk up to the registering container; a singleton kept on the way serves this container unless a
         // container below it overrides something it depends on.
@@ -161,7 +177,7 @@ public final class DependencyStore: Sendable {
         guard let (registration, registeringContainer) = found else {
             throw PostStoreError(
                 .missingDependency,
-                "Nothing is registered for \(name). Registered: \(registeredTypeNames())."
+                "Nothing is registered for \(name), asked for at \(place). Registered: \(registeredTypeNames())."
             )
         }
         let record = ResolutionRecord(owner: registeringContainer)

@@ -1,4 +1,5 @@
 package import Logging
+@_spi(FileSystem) package import PostStore
 
 /// How the composition root asks an engine to open a store: the settings every engine understands, and the live
 /// collaborators, each made only when an engine asks for it (the file engines take a clock, the JSON engine a file

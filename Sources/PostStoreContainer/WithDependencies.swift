@@ -1,3 +1,5 @@
+import PostStore
+
 /// Runs `operation` with some types resolved differently: in a child container of the current one, seen by this
 /// task and the tasks it starts, and by nothing else.
 ///
