@@ -29,6 +29,14 @@
 /// - **Pruning.** With ``PostChangeSet/prune``, every stored post not upserted is deleted in the same step, chosen
 ///   under the write lock, so two writers never mix their sets.
 /// - **Previews.** ``preview(_:)`` returns what ``apply(_:)`` would return, and writes nothing.
+/// - **One write entry point.** An engine implements ``apply(_:)`` or ``apply(_:streaming:progress:)``, and gets
+///   the other overloads from this protocol's default implementations: ``apply(_:streaming:)`` calls
+///   ``apply(_:streaming:progress:)``, whose default reads the stream and calls ``apply(_:)``, whose default calls
+///   ``apply(_:streaming:progress:)`` with an empty stream. The last two call each other, so an engine must
+///   implement at least one of them (the writes of one that implements neither recurse without end). The in-memory
+///   and JSON-file engines implement ``apply(_:)``; SQLite and PostgreSQL, which write as they read,
+///   ``apply(_:streaming:progress:)``. ``upsert(_:)``, ``delete(ids:)`` and ``saveSyncState(_:)`` apply a change
+///   set too.
 /// - **Streams.** ``apply(_:streaming:)`` and ``preview(_:streaming:)`` behave exactly as ``apply(_:)`` and
 ///   ``preview(_:)`` with the stream's posts appended to the change set's upserts (an id repeated across the two is
 ///   a `constraintViolation`); a reader that throws part-way leaves the store as it was. The default
@@ -59,6 +67,9 @@
 public protocol PostStoreProtocol: Sendable {
     /// Applies a change set in one atomic step.
     ///
+    /// The default implementation calls ``apply(_:streaming:progress:)`` with an empty stream: an engine implements
+    /// this method or that one (see "Implementation requirements" above).
+    ///
     /// - Parameter changes: Posts to upsert, ids to delete and sync state to save.
     /// - Returns: How many posts were inserted, updated, left unchanged and deleted.
     /// - Throws: ``PostStoreError``; nothing is written when it throws.
@@ -77,8 +88,9 @@ public protocol PostStoreProtocol: Sendable {
     ///
     /// The upserted posts are the change set's own ``PostChangeSet/upserts`` followed by the stream's. The same
     /// rules as ``apply(_:)`` hold for all of them together; a problem the stream's reader finds part-way (a bad
-    /// record) is thrown and nothing is written. The default implementation reads the whole stream into the change
-    /// set and calls ``apply(_:)``; `SQLitePostStore` writes batch by batch.
+    /// record) is thrown and nothing is written. The default implementation calls ``apply(_:streaming:progress:)``
+    /// without reporting progress (whose own default reads the whole stream into the change set and calls
+    /// ``apply(_:)``); `SQLitePostStore` writes batch by batch.
     ///
     /// - Parameters:
     ///   - changes: The change set.
@@ -92,9 +104,10 @@ public protocol PostStoreProtocol: Sendable {
     /// work to a progress display: the stream's reader reports its own reading.
     ///
     /// The default implementation reads the whole stream first, then reports one ``WorkProgress/Phase/writing``
-    /// phase around ``apply(_:)``. An engine that writes as it reads reports only what follows the reading (such as
-    /// building the search index, or pruning). Updates come in the calling task, in order, each phase ending with a
-    /// finished update; none comes after the method returns or throws.
+    /// phase around ``apply(_:)``: an engine implements this method or ``apply(_:)`` (see "Implementation
+    /// requirements" above). An engine that writes as it reads implements this one, and reports only what follows
+    /// the reading (such as building the search index, or pruning). Updates come in the calling task, in order,
+    /// each phase ending with a finished update; none comes after the method returns or throws.
     ///
     /// - Parameters:
     ///   - changes: The change set.
@@ -176,9 +189,23 @@ public protocol PostStoreProtocol: Sendable {
 }
 
 extension PostStoreProtocol {
+    /// Applies a change set as ``apply(_:streaming:progress:)`` does with an empty stream and no progress: the
+    /// write entry point of an engine that implements that method.
+    ///
+    /// On an engine that implements neither this method nor ``apply(_:streaming:progress:)``, it recurses without
+    /// end: the two default implementations call each other.
+    ///
+    /// - Parameter changes: Posts to upsert, ids to delete and sync state to save.
+    /// - Returns: How many posts were inserted, updated, left unchanged and deleted.
+    /// - Throws: ``PostStoreError``; nothing is written when it throws.
+    @discardableResult
+    public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
+        try await apply(changes, streaming: PostStream([])) { _ in }
+    }
+
     @discardableResult
     public func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
-        try await apply(changes.appendingUpserts(from: upserts))
+        try await apply(changes, streaming: upserts) { _ in }
     }
 
     public func preview(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {

@@ -2,23 +2,15 @@ public import PostStore
 import PostgresNIO
 
 extension PostgresPostStore: PostStoreProtocol {
-    @discardableResult
-    public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
-        try await apply(changes, streaming: PostStream([]))
-    }
-
     /// Applies a change set and a stream of upserts in one transaction: the posts are copied into a temporary
     /// table as they are read (into the posts table itself when the store is empty), then one statement updates
-    /// the changed posts, one inserts the new ones and one deletes the pruned ones.
-    @discardableResult
-    public func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
-        try await apply(changes, streaming: upserts) { _ in }
-    }
-
-    /// Applies a change set and a stream as ``apply(_:streaming:)`` does, reporting the phases that follow the
-    /// stream's reading (the posts are copied as they are read, in the stream's own phase):
-    /// `writing` (the changed and new posts, from the copy into the store's table),
-    /// `pruning` and `indexing` (when the search index is missing).
+    /// the changed posts, one inserts the new ones and one deletes the pruned ones. The store's one write entry
+    /// point: `apply(_:)` and `apply(_:streaming:)` are `PostStoreProtocol`'s default implementations, which call
+    /// it.
+    ///
+    /// The phases that follow the stream's reading are reported (the posts are copied as they are read, in the
+    /// stream's own phase): `writing` (the changed and new posts, from the copy into the store's table), `pruning`
+    /// and `indexing` (when the search index is missing).
     @discardableResult
     public func apply(
         _ changes: PostChangeSet,
@@ -31,21 +23,7 @@ extension PostgresPostStore: PostStoreProtocol {
             if keepsSearchIndex {
                 try await PostgresSearchIndex(names: names).buildIfMissing(in: session, progress: progress)
             }
-            if summary.changedAnything {
-                try await session.execute("UPDATE \(unescaped: names.syncState) SET etag = NULL WHERE etag IS NOT NULL")
-                try await countRevision(in: session)
-            }
-            if let source = changes.syncState?.source {
-                let storedETag = try await storedETag(for: source, in: session)
-                let latest = try await latestSyncedAt(otherThan: source, in: session)
-                if let state = changes.syncState(
-                    after: summary,
-                    storedETag: { _ in storedETag },
-                    latestSyncedAt: { _ in latest }
-                ) {
-                    try await save(state, in: session)
-                }
-            }
+            try await recordWrite(of: changes, summary, in: session)
             return summary
         }
     }
@@ -84,13 +62,29 @@ extension PostgresPostStore: PostStoreProtocol {
         writing: Bool,
         progress: (WorkProgress) -> Void
     ) async throws -> WriteSummary {
+        let isBulkLoad = try await prepareForUpserts(in: session, writing: writing)
+        let upserted = try await copy(changes, upserts, into: isBulkLoad ? "posts" : "incoming", session: session)
+        if isBulkLoad {
+            return try await finishBulkLoad(of: upserted, in: session)
+        }
+        var summary = try await countIncoming(upserted, in: session)
+        summary.deleted = try await countDeletions(of: changes, in: session)
+        guard writing else { return summary }
+        try await writeIncoming(summary, in: session, progress: progress)
+        try await deletePosts(summary.deleted, of: changes, in: session, progress: progress)
+        return summary
+    }
+
+    /// Readies the session for a write's upserts and tells whether they go straight into the posts table (when
+    /// writing into an empty store, where there is nothing to compare or prune) or into a temporary table,
+    /// `incoming`, which it creates.
+    private func prepareForUpserts(in session: PostgresSession, writing: Bool) async throws -> Bool {
         // The batches name their table unqualified: the store's schema first, then the session's temporary tables.
         try await session.execute("SET LOCAL search_path TO \(unescaped: names.quotedSchema)")
         let isEmpty = try await session.value(
             "SELECT NOT EXISTS (SELECT 1 FROM \(unescaped: names.posts))",
             as: Bool.self
         )
-        // Into an empty store the posts go straight to their table: there is nothing to compare or prune.
         let isBulkLoad = writing && isEmpty
         if !isBulkLoad {
             try await session.execute(
@@ -101,61 +95,82 @@ extension PostgresPostStore: PostStoreProtocol {
                 """
             )
         }
+        return isBulkLoad
+    }
+
+    /// Copies the change set's upserts, then the stream's, into a table, and returns how many there were once no
+    /// id repeats.
+    ///
+    /// - Throws: `constraintViolation` for a repeated id, or a post that is also deleted; what the stream's reader
+    ///   throws.
+    private func copy(
+        _ changes: PostChangeSet,
+        _ upserts: PostStream,
+        into table: String,
+        session: PostgresSession
+    ) async throws -> Int {
         var upserted: [Int] = []
         do {
-            try await insert(
-                changes,
-                upserts,
-                into: isBulkLoad ? "posts" : "incoming",
-                ids: &upserted,
-                session: session
-            )
+            try await insert(changes, upserts, into: table, ids: &upserted, session: session)
         } catch  where PostgresFailure.sqlState(of: error) == "23505" {
             // A repeated id, found by the primary key before the check below: name it the same way.
             _ = try upserted.sortedCheckingUpsertRepeats()
             throw error
         }
         _ = try upserted.sortedCheckingUpsertRepeats()
-        var summary = WriteSummary()
-        if isBulkLoad {
-            // The planner's statistics of a table filled in one go, for the store's first searches.
-            if !upserted.isEmpty { try await session.execute("ANALYZE \(unescaped: names.posts)") }
-            summary.inserted = upserted.count
-            return summary
-        }
-        if !upserted.isEmpty {
-            // A temporary table has no statistics until it is analyzed, and the joins below need them.
-            try await session.execute("ANALYZE pg_temp.incoming")
-            let (inserted, updated) = try await session.rows(
-                """
-                SELECT count(*) FILTER (WHERE p.id IS NULL),
-                    count(*) FILTER (
-                        WHERE p.id IS NOT NULL
-                        AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body))
-                FROM pg_temp.incoming i LEFT JOIN \(unescaped: names.posts) p ON p.id = i.id
-                """,
-                as: (Int, Int).self
-            )[0]
-            summary.inserted = inserted
-            summary.updated = updated
-            summary.unchanged = upserted.count - inserted - updated
-        }
+        return upserted.count
+    }
+
+    /// The summary of posts copied straight into an empty store's table: all inserted.
+    private func finishBulkLoad(of inserted: Int, in session: PostgresSession) async throws -> WriteSummary {
+        // The planner's statistics of a table filled in one go, for the store's first searches.
+        if inserted > 0 { try await session.execute("ANALYZE \(unescaped: names.posts)") }
+        return WriteSummary(inserted: inserted)
+    }
+
+    /// Counts how many of the posts copied into `incoming` are new, changed and unchanged.
+    private func countIncoming(_ upserted: Int, in session: PostgresSession) async throws -> WriteSummary {
+        guard upserted > 0 else { return WriteSummary() }
+        // A temporary table has no statistics until it is analyzed, and the joins below need them.
+        try await session.execute("ANALYZE pg_temp.incoming")
+        let (inserted, updated) = try await session.rows(
+            """
+            SELECT count(*) FILTER (WHERE p.id IS NULL),
+                count(*) FILTER (
+                    WHERE p.id IS NOT NULL
+                    AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body))
+            FROM pg_temp.incoming i LEFT JOIN \(unescaped: names.posts) p ON p.id = i.id
+            """,
+            as: (Int, Int).self
+        )[0]
+        return WriteSummary(inserted: inserted, updated: updated, unchanged: upserted - inserted - updated)
+    }
+
+    /// Counts the stored posts a change set deletes (named, or pruned because not in `incoming`), checked against
+    /// its deletion limit.
+    private func countDeletions(of changes: PostChangeSet, in session: PostgresSession) async throws -> Int {
         let deletions = Array(changes.deletions)
-        if changes.prune || !deletions.isEmpty {
-            // A join, not NOT EXISTS inside the filter: a subquery there would be run once per stored post, and
-            // scan the unindexed temporary table each time. The incoming ids are distinct (checked above).
-            let (stored, named, pruned) = try await session.rows(
-                """
-                SELECT count(*), count(*) FILTER (WHERE p.id = ANY(\(deletions))),
-                    count(*) FILTER (WHERE \(changes.prune) AND NOT p.id = ANY(\(deletions)) AND i.id IS NULL)
-                FROM \(unescaped: names.posts) p LEFT JOIN pg_temp.incoming i ON i.id = p.id
-                """,
-                as: (Int, Int, Int).self
-            )[0]
-            summary.deleted = named + pruned
-            try changes.deletionLimit.check(deletions: summary.deleted, outOf: stored)
-        }
-        guard writing else { return summary }
+        guard changes.prune || !deletions.isEmpty else { return 0 }
+        // A join, not NOT EXISTS inside the filter: a subquery there would be run once per stored post, and scan
+        // the unindexed temporary table each time. The incoming ids are distinct (checked before).
+        let (stored, named, pruned) = try await session.rows(
+            """
+            SELECT count(*), count(*) FILTER (WHERE p.id = ANY(\(deletions))),
+                count(*) FILTER (WHERE \(changes.prune) AND NOT p.id = ANY(\(deletions)) AND i.id IS NULL)
+            FROM \(unescaped: names.posts) p LEFT JOIN pg_temp.incoming i ON i.id = p.id
+            """,
+            as: (Int, Int, Int).self
+        )[0]
+        try changes.deletionLimit.check(deletions: named + pruned, outOf: stored)
+        return named + pruned
+    }
+
+    /// Writes the changed and new posts of `incoming` into the store's table, in a `writing` phase.
+    private func writeIncoming(
+        _ summary: WriteSummary,
+        in session: PostgresSession,
+        progress: (WorkProgress) -> Void
+    ) async throws {
         let written = summary.updated + summary.inserted
         if written > 0 { progress(WorkProgress(phase: .writing, completed: 0, total: written)) }
         if summary.updated > 0 {
@@ -178,22 +193,53 @@ extension PostgresPostStore: PostStoreProtocol {
             )
         }
         if written > 0 { progress(WorkProgress(phase: .writing, completed: written, total: written, isFinished: true)) }
-        if summary.deleted > 0 {
-            if changes.prune { progress(WorkProgress(phase: .pruning, completed: 0, total: summary.deleted)) }
-            try await session.execute("DELETE FROM \(unescaped: names.posts) WHERE id = ANY(\(deletions))")
-            if changes.prune {
-                try await session.execute(
-                    """
-                    DELETE FROM \(unescaped: names.posts) p
-                    WHERE NOT EXISTS (SELECT 1 FROM pg_temp.incoming i WHERE i.id = p.id)
-                    """
-                )
-                progress(
-                    WorkProgress(phase: .pruning, completed: summary.deleted, total: summary.deleted, isFinished: true)
-                )
-            }
+    }
+
+    /// Deletes the posts a change set names and, when it prunes, those not in `incoming`, in a `pruning` phase.
+    ///
+    /// - Parameter deleted: How many posts that deletes, as counted before.
+    private func deletePosts(
+        _ deleted: Int,
+        of changes: PostChangeSet,
+        in session: PostgresSession,
+        progress: (WorkProgress) -> Void
+    ) async throws {
+        guard deleted > 0 else { return }
+        if changes.prune { progress(WorkProgress(phase: .pruning, completed: 0, total: deleted)) }
+        try await session.execute("DELETE FROM \(unescaped: names.posts) WHERE id = ANY(\(Array(changes.deletions)))")
+        guard changes.prune else { return }
+        try await session.execute(
+            """
+            DELETE FROM \(unescaped: names.posts) p
+            WHERE NOT EXISTS (SELECT 1 FROM pg_temp.incoming i WHERE i.id = p.id)
+            """
+        )
+        progress(WorkProgress(phase: .pruning, completed: deleted, total: deleted, isFinished: true))
+    }
+
+    /// Records what a write did besides its posts: a new revision with every `ETag` cleared when it changed any
+    /// post, and the change set's sync state.
+    private func recordWrite(
+        of changes: PostChangeSet,
+        _ summary: WriteSummary,
+        in session: PostgresSession
+    )
+        async throws
+    {
+        if summary.changedAnything {
+            try await session.execute("UPDATE \(unescaped: names.syncState) SET etag = NULL WHERE etag IS NOT NULL")
+            try await countRevision(in: session)
         }
-        return summary
+        guard let source = changes.syncState?.source else { return }
+        let storedETag = try await storedETag(for: source, in: session)
+        let latest = try await latestSyncedAt(otherThan: source, in: session)
+        if let state = changes.syncState(
+            after: summary,
+            storedETag: { _ in storedETag },
+            latestSyncedAt: { _ in latest }
+        ) {
+            try await save(state, in: session)
+        }
     }
 
     /// Inserts the change set's upserts, then the stream's, into a table, batch by batch, adding their ids to

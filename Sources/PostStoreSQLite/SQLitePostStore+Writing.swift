@@ -2,24 +2,14 @@ public import PostStore
 import PostStoreCSQLite
 
 extension SQLitePostStore {
-    @discardableResult
-    public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
-        try await apply(changes, streaming: PostStream([]))
-    }
-
     /// Applies a change set and a stream of upserts batch by batch in one transaction: memory for one batch and
-    /// the set of ids seen, whatever the stream's size.
+    /// the set of ids seen, whatever the stream's size. The store's one write entry point: `apply(_:)` and
+    /// `apply(_:streaming:)` are `PostStoreProtocol`'s default implementations, which call it.
     ///
     /// Into an empty store posts are inserted without looking up each id first, and the search index is built in
-    /// one pass at the end (several times cheaper than adding the posts one by one).
-    @discardableResult
-    public func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
-        try await apply(changes, streaming: upserts) { _ in }
-    }
-
-    /// Applies a change set and a stream as ``apply(_:streaming:)`` does, reporting the phases that follow the
-    /// stream's reading: `indexing` when posts go into an empty store (the index is built after them) and
-    /// `pruning`. The posts are written as the stream is read, in the stream's own phase.
+    /// one pass at the end (several times cheaper than adding the posts one by one). The phases that follow the
+    /// stream's reading are reported: `indexing` when posts go into an empty store (the index is built after them)
+    /// and `pruning`. The posts are written as the stream is read, in the stream's own phase.
     @discardableResult
     public func apply(
         _ changes: PostChangeSet,
@@ -31,20 +21,7 @@ extension SQLitePostStore {
             try rebuildSearchIndexIfStaleAndKept(progress: progress)
             var reader = try upserts.makeReader()
             let summary = try perform(changes, streaming: &reader, writing: true, progress: progress)
-            if summary.changedAnything {
-                try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
-                try countRevision()
-            }
-            if let state = try changes.syncState(
-                after: summary,
-                storedETag: storedETag,
-                latestSyncedAt: latestSyncedAt(otherThan:)
-            ) {
-                try save(state)
-            }
-            if !keepsSearchIndex, summary.changedAnything, try searchIndex.isCurrent() {
-                try searchIndex.markStale()
-            }
+            try recordWrite(of: changes, summary)
             return summary
         }
     }
@@ -108,78 +85,104 @@ extension SQLitePostStore {
         writing: Bool,
         progress: (WorkProgress) -> Void
     ) throws -> WriteSummary {
-        // An empty store needs no lookups, and its search index is built in one pass after the posts. (Counting
-        // the posts would read the whole table; a 304 re-sync of a million posts would pay for it.)
-        let isBulkLoad = try connection.withStatement("SELECT NOT EXISTS (SELECT 1 FROM posts)") {
-            statement throws(SQLiteError) in
-            _ = try statement.step()
-            return statement.int(at: 0) == 1
-        }
-        let writer = try SQLitePostWriter(
-            connection: connection,
-            searchIndex: keepsSearchIndex && !isBulkLoad ? searchIndex : nil
-        )
-        var summary = WriteSummary()
-        // Checked for repeats after the stream: sorting once costs less than a hash-table lookup per post.
-        var upserted: [Int] = []
-        upserted.reserveCapacity(changes.upserts.count)
-        func upsert(_ posts: [Post]) throws {
-            for post in posts {
-                upserted.append(post.id)
-                if changes.deletions.contains(post.id) {
-                    throw PostStoreError(
-                        .constraintViolation,
-                        "Post \(post.id) is both upserted (at index \(upserted.count - 1)) and deleted in one batch."
-                    )
-                }
-                if isBulkLoad {
-                    do {
-                        if writing { try writer.insert(post) }
-                    } catch let error as SQLiteError where error.primaryCode == SQLITE_CONSTRAINT {
-                        // A repeated id, found by the table before the check after the stream: name it the same way.
-                        _ = try upserted.sortedCheckingUpsertRepeats()
-                        throw error
-                    }
-                    summary.inserted += 1
-                    continue
-                }
-                switch try writer.upsert(post, writing: writing) {
-                case .inserted: summary.inserted += 1
-                case .updated: summary.updated += 1
-                case .unchanged: summary.unchanged += 1
-                }
-            }
-        }
-        try upsert(changes.upserts)
-        while let batch = try reader.nextBatch() {
-            try upsert(batch)
-        }
-        let sortedIds = try upserted.sortedCheckingUpsertRepeats()
-        let deleted = try changes.deletedIds(
-            // Counted only when something may be deleted: the posts before this change set's inserts (made only
-            // when writing).
-            storedCount: changes.prune || !changes.deletions.isEmpty
-                ? try storedCount() - (writing ? summary.inserted : 0) : 0,
-            storedIds: storedIds,
-            isStored: { id throws(SQLiteError) in try storedPost(id: id) != nil },
-            isUpserted: { sortedIds.containsSorted($0) }
+        let isBulkLoad = try holdsNoPosts()
+        let upserts = try upsert(changes, streaming: &reader, isBulkLoad: isBulkLoad, writing: writing)
+        var summary = upserts.summary
+        let deleted = try idsToDelete(
+            for: changes,
+            upserted: upserts.ids,
+            // The posts before this change set's inserts, which are made only when writing.
+            insertedSoFar: writing ? summary.inserted : 0
         )
         summary.deleted = deleted.count
         if writing {
-            var pruning = WorkProgress(phase: .pruning, completed: 0, total: deleted.count)
-            if changes.prune, !deleted.isEmpty { progress(pruning) }
-            for id in deleted {
-                // Present: the transaction began before `deletedIds` looked.
-                try delete(storedPost(id: id)!)
-                pruning.completed += 1
-                if changes.prune, pruning.completed % Self.pruningReportInterval == 0 { progress(pruning) }
-            }
-            if changes.prune, !deleted.isEmpty { progress(pruning.finished) }
+            try delete(ids: deleted, reportingPruning: changes.prune, progress: progress)
             if isBulkLoad, keepsSearchIndex, summary.inserted > 0 {
                 try searchIndex.rebuild(progress: progress)
             }
         }
         return summary
+    }
+
+    /// Whether the posts table is empty: a bulk load, which needs no lookups and whose search index is built in
+    /// one pass after the posts. (Counting the posts would read the whole table; a 304 re-sync of a million posts
+    /// would pay for it.)
+    private func holdsNoPosts() throws(SQLiteError) -> Bool {
+        try connection.withStatement("SELECT NOT EXISTS (SELECT 1 FROM posts)") { statement throws(SQLiteError) in
+            _ = try statement.step()
+            return statement.int(at: 0) == 1
+        }
+    }
+
+    /// Upserts (or, when not `writing`, counts) the change set's posts, then the stream's, batch by batch.
+    private func upsert(
+        _ changes: PostChangeSet,
+        streaming reader: inout some PostReader,
+        isBulkLoad: Bool,
+        writing: Bool
+    ) throws -> SQLiteUpsertRun {
+        let writer = try SQLitePostWriter(
+            connection: connection,
+            searchIndex: keepsSearchIndex && !isBulkLoad ? searchIndex : nil
+        )
+        var run = SQLiteUpsertRun(writer: writer, changes: changes, isBulkLoad: isBulkLoad, writing: writing)
+        try run.upsert(changes.upserts)
+        while let batch = try reader.nextBatch() {
+            try run.upsert(batch)
+        }
+        return run
+    }
+
+    /// The stored ids a change set deletes, once no upserted id repeats, checked against its deletion limit.
+    ///
+    /// - Parameters:
+    ///   - upserted: Every upserted id, in order.
+    ///   - insertedSoFar: How many of the change set's posts the transaction has already inserted.
+    private func idsToDelete(for changes: PostChangeSet, upserted: [Int], insertedSoFar: Int) throws -> [Int] {
+        let sortedIds = try upserted.sortedCheckingUpsertRepeats()
+        return try changes.deletedIds(
+            // Counted only when something may be deleted.
+            storedCount: changes.prune || !changes.deletions.isEmpty ? try storedCount() - insertedSoFar : 0,
+            storedIds: storedIds,
+            isStored: { id throws(SQLiteError) in try storedPost(id: id) != nil },
+            isUpserted: { sortedIds.containsSorted($0) }
+        )
+    }
+
+    /// Deletes stored posts, reporting a `pruning` phase when the change set prunes.
+    private func delete(
+        ids: [Int],
+        reportingPruning reports: Bool,
+        progress: (WorkProgress) -> Void
+    ) throws(SQLiteError) {
+        var pruning = WorkProgress(phase: .pruning, completed: 0, total: ids.count)
+        if reports, !ids.isEmpty { progress(pruning) }
+        for id in ids {
+            // Present: the transaction began before `idsToDelete` looked.
+            try delete(storedPost(id: id)!)
+            pruning.completed += 1
+            if reports, pruning.completed % Self.pruningReportInterval == 0 { progress(pruning) }
+        }
+        if reports, !ids.isEmpty { progress(pruning.finished) }
+    }
+
+    /// Records what a write did besides its posts: a new revision with every `ETag` cleared when it changed any
+    /// post, the change set's sync state, and a search index this store does not keep marked stale.
+    private func recordWrite(of changes: PostChangeSet, _ summary: WriteSummary) throws {
+        if summary.changedAnything {
+            try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
+            try countRevision()
+        }
+        if let state = try changes.syncState(
+            after: summary,
+            storedETag: storedETag,
+            latestSyncedAt: latestSyncedAt(otherThan:)
+        ) {
+            try save(state)
+        }
+        if !keepsSearchIndex, summary.changedAnything, try searchIndex.isCurrent() {
+            try searchIndex.markStale()
+        }
     }
 
     private func storedIds() throws(SQLiteError) -> [Int] {
