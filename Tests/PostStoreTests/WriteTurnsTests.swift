@@ -30,12 +30,14 @@ import Testing
         let turns = WriteTurns()
         try await turns.take()
         let waiting = Task { try await turns.take() }
-        try await Task.sleep(for: .milliseconds(50))
+        await turns.untilWaiting(1)  // queued: only its cancellation handler can end its wait now
 
-        waiting.cancel()
+        waiting.cancel()  // runs its cancellation handler before it returns
+        turns.give()  // to the next waiting write: none, if the cancellation took the waiter out of the queue
 
-        await #expect(throws: CancellationError.self) { try await waiting.value }
-        turns.give()
+        let outcome = await waiting.result
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        if case .success = outcome { turns.give() }  // it was given the turn: give it back so the test ends
         let next = Task { try await turns.take() }
         try await next.value  // the turn was free: the cancelled write does not hold it
         turns.give()

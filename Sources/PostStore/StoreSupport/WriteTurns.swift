@@ -17,6 +17,15 @@ package final class WriteTurns: @unchecked Sendable {
         var isTaken = false
         var waiting: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
         var lastId = 0
+        /// Who awaits ``WriteTurns/untilWaiting(_:)``: resumed once `waiting` holds at least `count` writes.
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Removes and returns the watchers whose count of waiting writes has come.
+        mutating func takeWatchers() -> [CheckedContinuation<Void, Never>] {
+            let count = waiting.count
+            defer { watchers.removeAll { $0.count <= count } }
+            return watchers.filter { $0.count <= count }.map(\.continuation)
+        }
     }
 
     private let lock = NSLock()
@@ -52,12 +61,13 @@ package final class WriteTurns: @unchecked Sendable {
         guard let id else { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let cancelled = state.withLock { state in
-                    guard !Task.isCancelled else { return true }
+                let (cancelled, watchers): (Bool, [CheckedContinuation<Void, Never>]) = state.withLock { state in
+                    guard !Task.isCancelled else { return (true, []) }
                     state.waiting.append((id, continuation))
-                    return false
+                    return (false, state.takeWatchers())
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
+                for watcher in watchers { watcher.resume() }
             }
         } onCancel: {
             let waiter = state.withLock { state in
@@ -77,6 +87,23 @@ package final class WriteTurns: @unchecked Sendable {
             return state.waiting.removeFirst().continuation
         }
         next?.resume()
+    }
+
+    /// Returns once at least `count` writes wait for their turn (at once if they already do).
+    ///
+    /// For tests that act on a waiting write, such as cancelling it: when this returns, the write is queued, and
+    /// only ``give()`` or its task's cancellation ends its wait. It is not cancellable: `count` writes must come.
+    ///
+    /// - Parameter count: How many waiting writes to wait for.
+    package func untilWaiting(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isThere = state.withLock { state in
+                guard state.waiting.count < count else { return true }
+                state.watchers.append((count, continuation))
+                return false
+            }
+            if isThere { continuation.resume() }
+        }
     }
 
     /// Runs `body` in a turn of its own.
