@@ -60,15 +60,18 @@ import Testing
             lines[9_000] = #"{"userId": 1, "id": "nine thousand", "title": "", "body": ""}"#
             let file = directory.file("posts.ndjson")
             try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
-            let log = EventLog()
             let service = SyncService(dataService: FilePostDataService(path: file), store: store, clock: TestClock())
+            let log = EventLog()
 
-            await #expect(throws: PostStoreError.self) { try await service.sync(progress: log.record) }
-            let atTheError = log.events
-            #expect(!atTheError.isEmpty)
-            #expect(!atTheError.contains { if case .working(let progress) = $0 { progress.isFinished } else { true } })
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(log.events == atTheError)
+            let (outcome, isCallbackHeld) = await Self.syncAlone(service, recordingIn: log)
+
+            #expect(throws: PostStoreError.self) { try outcome.get() }
+            // The sync reports in its own task: every update came before the error ended that task. And nothing
+            // holds the callback now, so nothing can call it later.
+            #expect(log.entries.allSatisfy { $0.task == log.syncTask }, "\(log.entries.map(\.task))")
+            #expect(!isCallbackHeld, "the progress callback outlived the sync")
+            #expect(!log.events.isEmpty)
+            #expect(!log.events.contains { if case .working(let progress) = $0 { progress.isFinished } else { true } })
             #expect(try await store.count() == 0)
         }
     }
@@ -132,11 +135,43 @@ import Testing
     private static func size(of file: String) throws -> Int {
         try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
     }
+
+    /// Runs a sync in a task of its own, named `log.syncTask`, its progress recorded in `log`; returns how it ended
+    /// and whether anything still holds its progress callback once it has.
+    private static func syncAlone(
+        _ service: SyncService,
+        recordingIn log: EventLog
+    ) async -> (Result<SyncReport, any Error>, isCallbackHeld: Bool) {
+        weak var recorder: ProgressRecorder?
+        let outcome = await sync(service, recordingIn: log) { recorder = $0 }
+        return (outcome, recorder != nil)
+    }
+
+    /// The sync of ``syncAlone(_:recordingIn:)``, whose callback's recorder `watch` sees and only the sync keeps.
+    private static func sync(
+        _ service: SyncService,
+        recordingIn log: EventLog,
+        watch: (ProgressRecorder) -> Void
+    ) async -> Result<SyncReport, any Error> {
+        let recorder = ProgressRecorder(log: log)
+        watch(recorder)
+        return await Task(name: log.syncTask) { try await service.sync(progress: recorder.record) }.result
+    }
 }
 
-/// The events a sync reported, in order.
+/// The events a sync reported, in order, each with the name of the task that reported it.
 private final class EventLog: Sendable {
-    private let storage = Mutex<[SyncProgress]>([])
-    var events: [SyncProgress] { storage.withLock { $0 } }
-    @Sendable func record(_ event: SyncProgress) { storage.withLock { $0.append(event) } }
+    /// A name for a task that runs a sync, unique to this log.
+    let syncTask = "sync \(UUID())"
+    private let storage = Mutex<[(event: SyncProgress, task: String?)]>([])
+    var entries: [(event: SyncProgress, task: String?)] { storage.withLock { $0 } }
+    var events: [SyncProgress] { entries.map(\.event) }
+    @Sendable func record(_ event: SyncProgress) { storage.withLock { $0.append((event, Task.name)) } }
+}
+
+/// A progress callback as an object, so that a test can see when nothing holds it any longer.
+private final class ProgressRecorder: Sendable {
+    private let log: EventLog
+    init(log: EventLog) { self.log = log }
+    @Sendable func record(_ event: SyncProgress) { log.record(event) }
 }
