@@ -171,6 +171,8 @@ import Testing
     /// - Parameter stem: The store file's name up to its extension.
     @discardableResult
     private static func waitForStagingFolder(in sandbox: Sandbox, stem: String = "posts") async throws -> String {
+        // A ceiling for a sync that never starts, not a wait that passes: in a plain run the folder is there
+        // within seconds (a sanitizer's slowdown is not measured).
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             for folder in try sandbox.directory.entries()
@@ -178,6 +180,8 @@ import Testing
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.path(folder))) ?? []
                 if entries.contains(where: { $0.hasPrefix(stem + ".") && !$0.hasSuffix(".lock") }) { return folder }
             }
+            // A poll: the child says nothing before it has read its input, which the test holds back, and a
+            // watch of the folders would need inotify here and kqueue on macOS.
             try await Task.sleep(for: .milliseconds(10))
         }
         throw PostStoreExecutable.Failure(description: "no sync made a staging folder in \(sandbox)")

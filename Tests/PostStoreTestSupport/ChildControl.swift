@@ -24,10 +24,18 @@ public final class ChildControl: Sendable {
     /// a signal can never reach a process that reused the pid).
     private let pid = Mutex<pid_t?>(nil)
     private let input = DispatchSemaphore(value: 0)
-    /// What the child has written to standard error so far, and whether that is all (the pipe is at its end). Under
-    /// an `NSLock` (`LockedState`): the reading thread and the test contend for it, and the thread sanitizer cannot
-    /// see a contended `Mutex` on Linux.
-    private let errors = LockedState((written: Data(), isComplete: false))
+    /// What the child has written to standard error so far, whether that is all (the pipe is at its end), and who
+    /// waits for more. Under an `NSLock` (`LockedState`): the reading thread and the test contend for it, and the
+    /// thread sanitizer cannot see a contended `Mutex` on Linux.
+    private let errors = LockedState(ErrorState())
+
+    /// The child's standard error as received, and the waiters of ``firstErrorLine(timeout:where:)`` to tell of more.
+    private struct ErrorState {
+        var written = Data()
+        var isComplete = false
+        var watchers: [Int: AsyncStream<Void>.Continuation] = [:]
+        var lastWatcher = 0
+    }
 
     /// Creates a handle that holds the input until ``releaseInput()``.
     public init() {}
@@ -54,7 +62,8 @@ public final class ChildControl: Sendable {
     /// For what a child says only as it runs, such as the port a server was given by the system (`--port 0`).
     ///
     /// - Parameters:
-    ///   - timeout: How long to wait.
+    ///   - timeout: How long to wait: two minutes unless told, as under the thread sanitizer a serve child's start
+    ///     and a test's requests took over a minute (commit 8315569).
     ///   - isWanted: Whether a whole line (without its newline) is the one wanted.
     /// - Throws: ``ChildProcess/Failure`` when the child closes standard error (it exits) or the time is up first; its
     ///   description holds what the child wrote.
@@ -63,8 +72,24 @@ public final class ChildControl: Sendable {
         where isWanted: (String) -> Bool
     ) async throws -> String {
         let deadline = ContinuousClock.now + timeout
-        while true {
-            let (written, isComplete) = errors.withLock { $0 }
+        // An element each time the child writes to standard error or closes it, and one at the deadline.
+        let (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let watcher = errors.withLock { state in
+            state.lastWatcher += 1
+            state.watchers[state.lastWatcher] = changed
+            return state.lastWatcher
+        }
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            changed.yield()
+        }
+        defer {
+            timer.cancel()
+            errors.withLock { $0.watchers[watcher] = nil }
+        }
+        changed.yield()  // a first look at what came before
+        for await _ in changes {
+            let (written, isComplete) = errors.withLock { ($0.written, $0.isComplete) }
             let text = String(decoding: written, as: UTF8.self)
             // The last piece is a line still being written (or nothing after the last newline).
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -73,8 +98,8 @@ public final class ChildControl: Sendable {
                 let reason = isComplete ? "the child closed it" : "nothing came within \(timeout)"
                 throw ChildProcess.Failure(description: "No such line on standard error: \(reason). It wrote: \(text)")
             }
-            try await Task.sleep(for: .milliseconds(20))
         }
+        throw CancellationError()  // the stream ends early only when the task is cancelled
     }
 
     // MARK: - For ChildProcess
@@ -92,12 +117,20 @@ public final class ChildControl: Sendable {
 
     /// The child wrote `bytes` to standard error.
     func receivedError(_ bytes: ArraySlice<UInt8>) {
-        errors.withLock { $0.written.append(contentsOf: bytes) }
+        let watchers = errors.withLock { state in
+            state.written.append(contentsOf: bytes)
+            return state.watchers.values
+        }
+        for watcher in watchers { watcher.yield() }
     }
 
     /// The child's standard error is at its end: every byte has been received.
     func errorEnded() {
-        errors.withLock { $0.isComplete = true }
+        let watchers = errors.withLock { state in
+            state.isComplete = true
+            return state.watchers.values
+        }
+        for watcher in watchers { watcher.yield() }
     }
 
     /// Blocks the input's writer until ``releaseInput()`` or the child's exit.

@@ -228,6 +228,8 @@ public final class TestHTTPServer: Sendable {
         case .truncated(let status, let headers, let body, let declaredLength):
             sendAll(fd, responseHead(status, headers, contentLength: declaredLength) + body)
         case .hang(let duration):
+            // Not a test waiting for time: this is the reply, a server that says nothing for `duration`, and tests
+            // rely on it holding the connection even after their client gave up (a serial server would then stall).
             let (seconds, attoseconds) = duration.components
             Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
         case .raw(let data):

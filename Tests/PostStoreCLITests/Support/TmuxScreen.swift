@@ -61,6 +61,9 @@ struct TmuxScreen {
     }
 
     /// Waits until `condition` holds of the screen's lines, or `timeout` passes; returns the last lines read.
+    ///
+    /// Its timeout and ``finalScreen(upTo:)``'s are ceilings for a screen that never shows what is wanted, not waits
+    /// that pass: the screens tested draw within seconds in a plain run (a sanitizer's slowdown is not measured).
     @discardableResult
     func wait(
         upTo timeout: Duration = .seconds(60),
@@ -70,7 +73,7 @@ struct TmuxScreen {
         while true {
             let lines = try lines()
             if try condition(lines) || ContinuousClock.now >= deadline { return lines }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(50))  // a poll: tmux tells no one when its screen changes
         }
     }
 
@@ -78,7 +81,7 @@ struct TmuxScreen {
     func finalScreen(upTo timeout: Duration = .seconds(120)) async throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         while try !hasEnded(), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(50))  // a poll: the command is tmux's child, not ours to wait for
         }
         return try lines()
     }
