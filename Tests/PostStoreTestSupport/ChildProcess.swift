@@ -110,7 +110,8 @@ public enum ChildProcess {
     ///     closed. A child that exits without reading them all is not an error: what it read is what counts.
     ///     `nil` connects standard input to `/dev/null`, so a child that reads it never waits on the runner's input.
     ///   - timeout: How long, from the spawn, the child may run before it is killed with `SIGKILL`; the outcome then
-    ///     says ``Outcome/timedOut``.
+    ///     says ``Outcome/timedOut``. A minute unless told: a ceiling for a hung child, not a wait that passes (a
+    ///     plain run's children end within seconds on two cores; a sanitizer's slowdown of them is not measured).
     ///   - delayedSignal: A signal to send after a delay (see ``DelayedSignal``), unless the child has exited by
     ///     then or the timeout comes first.
     ///   - control: A handle that holds `standardInput` back until the test releases it and signals the child when

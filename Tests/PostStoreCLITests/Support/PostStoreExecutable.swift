@@ -39,7 +39,9 @@ enum PostStoreExecutable {
     ///   - directory: The working directory.
     ///   - standardInput: Bytes written to the process's standard input, which is then closed; `nil` connects it to
     ///     `/dev/null`, so a command that reads it never waits on the test runner's own input.
-    ///   - timeout: How long the process may run before it is killed (the result then says so).
+    ///   - timeout: How long the process may run before it is killed (the result then says so). A minute unless
+    ///     told: a hung process's ceiling, not a wait that passes (in a plain run on two cores poststore ends within
+    ///     seconds; a sanitizer's slowdown is not measured).
     ///   - interrupt: A signal to send after a delay, unless the process has ended by then. The delay counts from
     ///     the moment poststore has installed its handler for the signal (on Linux; elsewhere from the start), so
     ///     a slow start on a loaded machine cannot make the signal come before the handler.

@@ -105,6 +105,7 @@ struct Sandbox: CustomStringConvertible {
             environment: environment,
             in: directory.path,
             standardInput: input,
+            // A minute: a hung child's ceiling (a plain run's children end within seconds); five: see `control`.
             timeout: control == nil ? .seconds(60) : .seconds(300),
             interrupt: interrupt,
             fileSizeLimit: fileSizeLimit,

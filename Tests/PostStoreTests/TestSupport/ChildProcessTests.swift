@@ -16,7 +16,7 @@ import Darwin
         environment: [String: String] = ["PATH": "/usr/bin:/bin"],
         in directory: String? = nil,
         input: Data? = nil,
-        timeout: Duration = .seconds(60),
+        timeout: Duration = .seconds(60),  // a hung script's ceiling: these end at once or when a test ends them
         delayedSignal: ChildProcess.DelayedSignal? = nil,
         control: ChildControl? = nil
     ) async throws -> ChildProcess.Outcome {
