@@ -19,14 +19,15 @@ run_sanitized_tests() {
     cd "$(dirname "$0")/.."
     local log status=0 scratch=".build-${sanitizer:0:1}san"
     log=$(mktemp)
-    trap 'rm -f "$log" "$log.starvation"' EXIT
+    trap 'rm -f "$log" "$log.events" "$log.events.starvation"' EXIT
     # Built first, so the watch times tests and not the build.
     swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" || exit $?
-    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "$@" >"$log" 2>&1 &
+    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" \
+        --event-stream-output-path "$log.events" --event-stream-version 0 "$@" >"$log" 2>&1 &
     local tests=$!
     local watch=""
     if command -v gdb >/dev/null; then
-        python3 scripts/starvation-watch.py "$log" --pid "$tests" --limit "${POSTSTORE_STARVATION_LIMIT:-120}" &
+        python3 scripts/starvation-watch.py "$log.events" --pid "$tests" --limit "${POSTSTORE_STARVATION_LIMIT:-120}" &
         watch=$!
     else
         echo "$name: no gdb, so no thread dump of a starving test (apt-get install gdb)" >&2
@@ -38,7 +39,7 @@ run_sanitized_tests() {
         echo "$name: the $sanitizer sanitizer reported a problem (see above)." >&2
         exit 1
     fi
-    if [[ -s "$log.starvation" ]]; then
+    if [[ -s "$log.events.starvation" ]]; then
         echo "$name: tests ran for over ${POSTSTORE_STARVATION_LIMIT:-120} s; every thread's stack at that moment is above (starvation-watch)." >&2
     fi
     exit "$status"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Watches a `swift test` log as it grows and, when a test has run longer than a limit, prints what every thread of
+"""Watches a `swift test` run's event stream and, when a test has run longer than a limit, prints what every thread of
 the test process is doing: the cause of a starvation, found while it happens, rather than a wait made longer.
 
 scripts/sanitizer_support.sh runs it beside each sanitized run. A test that takes minutes under a sanitizer is
@@ -7,23 +7,21 @@ nearly always waiting for something that cannot run: Swift's cooperative pool ha
 so one blocking call on it (a sleep, a lock held across a wait, a synchronous read) stops every task behind it.
 The thread dump shows which call that is.
 
-Usage: scripts/starvation-watch.py LOG --pid PID [--limit SECONDS] [--dumps N]
-  LOG        the log `swift test` writes (Swift Testing's "◇ Test NAME started." and "✔/✘ Test NAME …" lines)
+Usage: scripts/starvation-watch.py EVENTS --pid PID [--limit SECONDS] [--dumps N]
+  EVENTS     the file of `swift test --event-stream-output-path EVENTS --event-stream-version 0`: Swift Testing
+             writes each event as a JSON line when it happens (its console output is buffered when not a terminal)
   --pid      the `swift test` process: the watch ends when it does, and dumps its test-runner child
   --limit    how long a test may run before the dump (default 120 s)
   --dumps    how many dumps at most (default 3)
-The report goes to standard error and to LOG.starvation; the test run itself is left alone (its own time-outs decide).
+The report goes to standard error and to EVENTS.starvation; the test run itself is left alone (its own time-outs
+decide).
 """
 import argparse
+import json
 import os
-import re
 import subprocess
 import sys
 import time
-
-STARTED = re.compile(r"◇ Test (.+?) started\.")
-ENDED = re.compile(r"[✔✘↳] Test (.+?) (?:passed|failed|recorded|skipped)")
-
 
 def runner_pids(parent: int) -> list[int]:
     """The test runner under `swift test`: the process whose command line names a *PackageTests* binary."""
@@ -59,7 +57,7 @@ def alive(pid: int) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("log")
+    parser.add_argument("events")
     parser.add_argument("--pid", type=int, required=True)
     parser.add_argument("--limit", type=float, default=120)
     parser.add_argument("--dumps", type=int, default=3)
@@ -72,7 +70,7 @@ def main() -> int:
     partial = ""
     while alive(arguments.pid):
         try:
-            with open(arguments.log, encoding="utf-8", errors="replace") as file:
+            with open(arguments.events, encoding="utf-8", errors="replace") as file:
                 file.seek(position)
                 text = file.read()
                 position = file.tell()
@@ -82,10 +80,17 @@ def main() -> int:
         partial = lines.pop()
         now = time.monotonic()
         for line in lines:
-            if match := STARTED.search(line):
-                running.setdefault(match.group(1), now)
-            elif match := ENDED.search(line):
-                running.pop(match.group(1), None)
+            try:
+                payload = json.loads(line).get("payload", {})
+            except json.JSONDecodeError:
+                continue
+            test = payload.get("testID", "")
+            if "/" not in test:  # a suite, or an event of the run
+                continue
+            if payload.get("kind") == "testStarted":
+                running.setdefault(test, now)
+            elif payload.get("kind") in ("testEnded", "testSkipped"):
+                running.pop(test, None)
         late = sorted((name for name, start in running.items() if now - start > arguments.limit
                        and name not in reported), key=running.get)
         if late and dumps < arguments.dumps:
@@ -101,9 +106,9 @@ def main() -> int:
                     lines.append(f"(gdb failed: {error})")
             report = "\n".join(lines) + "\n"
             sys.stderr.write(report)
-            with open(arguments.log + ".starvation", "a", encoding="utf-8") as out:
+            with open(arguments.events + ".starvation", "a", encoding="utf-8") as out:
                 out.write(report)
-        time.sleep(5)
+        time.sleep(2)
     return 0
 
 

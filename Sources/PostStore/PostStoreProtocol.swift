@@ -33,7 +33,8 @@
 ///   the other overloads from this protocol's default implementations: ``apply(_:streaming:)`` calls
 ///   ``apply(_:streaming:progress:)``, whose default reads the stream and calls ``apply(_:)``, whose default calls
 ///   ``apply(_:streaming:progress:)`` with an empty stream. The last two call each other, so an engine must
-///   implement at least one of them (the writes of one that implements neither recurse without end). The in-memory
+///   implement at least one of them (the first write of one that implements neither stops the program with a
+///   message that says so, rather than recursing without end). The in-memory
 ///   and JSON-file engines implement ``apply(_:)``; SQLite and PostgreSQL, which write as they read,
 ///   ``apply(_:streaming:progress:)``. ``upsert(_:)``, ``delete(ids:)`` and ``saveSyncState(_:)`` apply a change
 ///   set too.
@@ -192,15 +193,18 @@ extension PostStoreProtocol {
     /// Applies a change set as ``apply(_:streaming:progress:)`` does with an empty stream and no progress: the
     /// write entry point of an engine that implements that method.
     ///
-    /// On an engine that implements neither this method nor ``apply(_:streaming:progress:)``, it recurses without
-    /// end: the two default implementations call each other.
+    /// On an engine that implements neither this method nor ``apply(_:streaming:progress:)``, the two default
+    /// implementations would call each other: the second sees the first below it and stops the program with a
+    /// message naming the engine's type, as a missing requirement is a mistake to fix in code.
     ///
     /// - Parameter changes: Posts to upsert, ids to delete and sync state to save.
     /// - Returns: How many posts were inserted, updated, left unchanged and deleted.
     /// - Throws: ``PostStoreError``; nothing is written when it throws.
     @discardableResult
     public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
-        try await apply(changes, streaming: PostStream([])) { _ in }
+        try await DefaultWrite.$applyingWithoutStream.withValue(ObjectIdentifier(Self.self)) {
+            try await apply(changes, streaming: PostStream([])) { _ in }
+        }
     }
 
     @discardableResult
@@ -218,10 +222,17 @@ extension PostStoreProtocol {
         streaming upserts: PostStream,
         progress: @escaping @Sendable (WorkProgress) -> Void
     ) async throws -> WriteSummary {
+        guard DefaultWrite.applyingWithoutStream != ObjectIdentifier(Self.self) else {
+            preconditionFailure(
+                "\(Self.self) implements neither apply(_:) nor apply(_:streaming:progress:): a PostStoreProtocol "
+                    + "engine implements one of them (see the protocol's implementation requirements)."
+            )
+        }
         let all = try changes.appendingUpserts(from: upserts)
         let writing = WorkProgress(phase: .writing, completed: 0, total: all.upserts.count)
         progress(writing)
-        let summary = try await apply(all)
+        // A store of this type that this write reaches through another one's default is not this cycle.
+        let summary = try await DefaultWrite.$applyingWithoutStream.withValue(nil) { try await apply(all) }
         var written = writing
         written.completed = all.upserts.count
         progress(written.finished)

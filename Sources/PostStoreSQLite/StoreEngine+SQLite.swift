@@ -1,4 +1,4 @@
-package import PostStore
+import PostStore
 public import PostStoreEngines
 
 extension StoreEngine {

@@ -11,7 +11,7 @@ import Testing
     /// Every library module: each folder of Sources/ except the executables' and the C module's.
     static let libraryModules = [
         "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStorePostgres", "PostStoreLive",
-        "PostStoreServer", "PostStoreConformance", "PostStoreTesting",
+        "PostStoreServer", "PostStoreConformance", "PostStoreTesting", "PostStoreContainer", "PostStoreEngines",
     ]
 
     /// The folders of Sources/ that are no Swift library: the executables, which choose a backend, and SQLite's C.
