@@ -29,15 +29,12 @@
 /// - **Pruning.** With ``PostChangeSet/prune``, every stored post not upserted is deleted in the same step, chosen
 ///   under the write lock, so two writers never mix their sets.
 /// - **Previews.** ``preview(_:)`` returns what ``apply(_:)`` would return, and writes nothing.
-/// - **One write entry point.** An engine implements ``apply(_:)`` or ``apply(_:streaming:progress:)``, and gets
-///   the other overloads from this protocol's default implementations: ``apply(_:streaming:)`` calls
-///   ``apply(_:streaming:progress:)``, whose default reads the stream and calls ``apply(_:)``, whose default calls
-///   ``apply(_:streaming:progress:)`` with an empty stream. The last two call each other, so an engine must
-///   implement at least one of them (the first write of one that implements neither stops the program with a
-///   message that says so, rather than recursing without end). The in-memory
-///   and JSON-file engines implement ``apply(_:)``; SQLite and PostgreSQL, which write as they read,
-///   ``apply(_:streaming:progress:)``. ``upsert(_:)``, ``delete(ids:)`` and ``saveSyncState(_:)`` apply a change
-///   set too.
+/// - **One write entry point.** An engine implements ``apply(_:)`` (it has no default, so the compiler holds every
+///   engine to it) and gets the other overloads from this protocol's default implementations:
+///   ``apply(_:streaming:)`` calls ``apply(_:streaming:progress:)``, whose default reads the stream and calls
+///   ``apply(_:)``. The in-memory and JSON-file engines write in ``apply(_:)``; SQLite and PostgreSQL, which write
+///   as they read, implement ``apply(_:streaming:progress:)`` and make ``apply(_:)`` one call of it with an empty
+///   stream. ``upsert(_:)``, ``delete(ids:)`` and ``saveSyncState(_:)`` apply a change set too.
 /// - **Streams.** ``apply(_:streaming:)`` and ``preview(_:streaming:)`` behave exactly as ``apply(_:)`` and
 ///   ``preview(_:)`` with the stream's posts appended to the change set's upserts (an id repeated across the two is
 ///   a `constraintViolation`); a reader that throws part-way leaves the store as it was. The default
@@ -68,8 +65,8 @@
 public protocol PostStoreProtocol: Sendable {
     /// Applies a change set in one atomic step.
     ///
-    /// The default implementation calls ``apply(_:streaming:progress:)`` with an empty stream: an engine implements
-    /// this method or that one (see "Implementation requirements" above).
+    /// Every engine implements it: it has no default (see "Implementation requirements" above). An engine that
+    /// writes as it reads implements it as ``apply(_:streaming:progress:)`` with an empty stream.
     ///
     /// - Parameter changes: Posts to upsert, ids to delete and sync state to save.
     /// - Returns: How many posts were inserted, updated, left unchanged and deleted.
@@ -105,8 +102,8 @@ public protocol PostStoreProtocol: Sendable {
     /// work to a progress display: the stream's reader reports its own reading.
     ///
     /// The default implementation reads the whole stream first, then reports one ``WorkProgress/Phase/writing``
-    /// phase around ``apply(_:)``: an engine implements this method or ``apply(_:)`` (see "Implementation
-    /// requirements" above). An engine that writes as it reads implements this one, and reports only what follows
+    /// phase around ``apply(_:)`` (see "Implementation requirements" above). An engine that writes as it reads
+    /// implements this one, and reports only what follows
     /// the reading (such as building the search index, or pruning). Updates come in the calling task, in order,
     /// each phase ending with a finished update; none comes after the method returns or throws.
     ///
@@ -190,23 +187,6 @@ public protocol PostStoreProtocol: Sendable {
 }
 
 extension PostStoreProtocol {
-    /// Applies a change set as ``apply(_:streaming:progress:)`` does with an empty stream and no progress: the
-    /// write entry point of an engine that implements that method.
-    ///
-    /// On an engine that implements neither this method nor ``apply(_:streaming:progress:)``, the two default
-    /// implementations would call each other: the second sees the first below it and stops the program with a
-    /// message naming the engine's type, as a missing requirement is a mistake to fix in code.
-    ///
-    /// - Parameter changes: Posts to upsert, ids to delete and sync state to save.
-    /// - Returns: How many posts were inserted, updated, left unchanged and deleted.
-    /// - Throws: ``PostStoreError``; nothing is written when it throws.
-    @discardableResult
-    public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
-        try await DefaultWrite.$applyingWithoutStream.withValue(ObjectIdentifier(Self.self)) {
-            try await apply(changes, streaming: PostStream([])) { _ in }
-        }
-    }
-
     @discardableResult
     public func apply(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
         try await apply(changes, streaming: upserts) { _ in }
@@ -222,17 +202,10 @@ extension PostStoreProtocol {
         streaming upserts: PostStream,
         progress: @escaping @Sendable (WorkProgress) -> Void
     ) async throws -> WriteSummary {
-        guard DefaultWrite.applyingWithoutStream != ObjectIdentifier(Self.self) else {
-            preconditionFailure(
-                "\(Self.self) implements neither apply(_:) nor apply(_:streaming:progress:): a PostStoreProtocol "
-                    + "engine implements one of them (see the protocol's implementation requirements)."
-            )
-        }
         let all = try changes.appendingUpserts(from: upserts)
         let writing = WorkProgress(phase: .writing, completed: 0, total: all.upserts.count)
         progress(writing)
-        // A store of this type that this write reaches through another one's default is not this cycle.
-        let summary = try await DefaultWrite.$applyingWithoutStream.withValue(nil) { try await apply(all) }
+        let summary = try await apply(all)
         var written = writing
         written.completed = all.upserts.count
         progress(written.finished)

@@ -2,11 +2,16 @@ public import PostStore
 import PostgresNIO
 
 extension PostgresPostStore: PostStoreProtocol {
+    @discardableResult
+    public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
+        try await apply(changes, streaming: PostStream([])) { _ in }
+    }
+
     /// Applies a change set and a stream of upserts in one transaction: the posts are copied into a temporary
     /// table as they are read (into the posts table itself when the store is empty), then one statement updates
     /// the changed posts, one inserts the new ones and one deletes the pruned ones. The store's one write entry
-    /// point: `apply(_:)` and `apply(_:streaming:)` are `PostStoreProtocol`'s default implementations, which call
-    /// it.
+    /// point: ``apply(_:)`` calls it with an empty stream, and `apply(_:streaming:)` is `PostStoreProtocol`'s
+    /// default, which calls it too.
     ///
     /// The phases that follow the stream's reading are reported (the posts are copied as they are read, in the
     /// stream's own phase): `writing` (the changed and new posts, from the copy into the store's table), `pruning`

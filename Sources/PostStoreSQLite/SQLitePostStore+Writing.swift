@@ -2,9 +2,14 @@ public import PostStore
 import PostStoreCSQLite
 
 extension SQLitePostStore {
+    @discardableResult
+    public func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
+        try await apply(changes, streaming: PostStream([])) { _ in }
+    }
+
     /// Applies a change set and a stream of upserts batch by batch in one transaction: memory for one batch and
-    /// the set of ids seen, whatever the stream's size. The store's one write entry point: `apply(_:)` and
-    /// `apply(_:streaming:)` are `PostStoreProtocol`'s default implementations, which call it.
+    /// the set of ids seen, whatever the stream's size. The store's one write entry point: ``apply(_:)`` calls it
+    /// with an empty stream, and `apply(_:streaming:)` is `PostStoreProtocol`'s default, which calls it too.
     ///
     /// Into an empty store posts are inserted without looking up each id first, and the search index is built in
     /// one pass at the end (several times cheaper than adding the posts one by one). The phases that follow the

@@ -1,5 +1,6 @@
 import PostStore
 import PostStoreConformance
+import PostStoreTestSupport
 import Testing
 
 /// The contract suite can fail: engines broken on purpose, each run through the checks that hold the rule it
@@ -62,7 +63,7 @@ private struct BrokenSubject: ContractSubject {
 }
 
 /// An in-memory store that counts every unchanged post as updated.
-private struct MiscountingPostStore: PostStoreProtocol {
+private struct MiscountingPostStore: ForwardsReadsToMemory {
     let base = InMemoryPostStore()
 
     func apply(_ changes: PostChangeSet) async throws -> WriteSummary {
@@ -72,13 +73,6 @@ private struct MiscountingPostStore: PostStoreProtocol {
     func preview(_ changes: PostChangeSet) async throws -> WriteSummary {
         Self.miscounted(try await base.preview(changes))
     }
-
-    func post(id: Int) async throws -> Post? { try await base.post(id: id) }
-    func query(_ query: PostQuery) async throws -> [Post] { try await base.query(query) }
-    func count() async throws -> Int { try await base.count() }
-    func removeAll() async throws { try await base.removeAll() }
-    func syncState(for source: String) async throws -> SyncState? { try await base.syncState(for: source) }
-    func syncStates() async throws -> [SyncState] { try await base.syncStates() }
 
     private static func miscounted(_ summary: WriteSummary) -> WriteSummary {
         WriteSummary(
@@ -91,7 +85,7 @@ private struct MiscountingPostStore: PostStoreProtocol {
 
 /// An in-memory store that answers every query in id order, whatever its sort (a window still applies, to the
 /// wrong order).
-private struct UnsortedPostStore: PostStoreProtocol {
+private struct UnsortedPostStore: ForwardsReadsToMemory {
     let base = InMemoryPostStore()
 
     func query(_ query: PostQuery) async throws -> [Post] {
