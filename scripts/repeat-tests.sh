@@ -69,7 +69,8 @@ for run in $(seq 1 "$runs"); do
         result="FAILED (log: $log)"
         failed=$((failed + 1))
     fi
-    summary=$(grep -E '^(✔|✘) Test run with' "$log" | tail -1 | sed -E 's/^(✔|✘) //')
+    # Swift Testing ends with ✔, ✘, or ━ when the run had warnings or known issues; no such line is no summary.
+    summary=$(grep -E '^(✔|✘|━) Test run with' "$log" | tail -1 | sed -E 's/^(✔|✘|━) //' || true)
     echo "run $run/$runs: $result, $(($(date +%s) - start)) s${summary:+, $summary}"
 done
 stop_load
