@@ -129,12 +129,30 @@ def check(package_path: Path) -> list[str]:
     return problems
 
 
+class UsageError(argparse.ArgumentParser):
+    """argparse, exiting 64 on a bad argument as the other scripts of this folder do."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"check-imports: {message}", file=sys.stderr)
+        sys.exit(64)
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = UsageError(description=__doc__.split("\n\n")[0])
     parser.add_argument("--package-path", default=str(REPOSITORY))
     arguments = parser.parse_args()
     package_path = Path(arguments.package_path).resolve()
-    problems = check(package_path)
+    if not (package_path / "Package.swift").is_file():
+        print(f"check-imports: {arguments.package_path} is not a Swift package (no Package.swift there)", file=sys.stderr)
+        return 64
+    try:
+        problems = check(package_path)
+    except subprocess.CalledProcessError as error:
+        detail = (error.stderr or "").strip().splitlines()
+        print(f"check-imports: swift package dump-package failed in {error.cmd[3]}: "
+              f"{detail[-1] if detail else 'exit ' + str(error.returncode)}", file=sys.stderr)
+        return 1
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
     if problems:

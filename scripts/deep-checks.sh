@@ -20,8 +20,9 @@
 #
 # Every step runs even when an earlier one failed (a sanitizer's report should not hide a soak's); the end is a table
 # of each step's result and seconds. Exits 1 when any step failed, 64 on a bad option. It starts a throwaway
-# PostgreSQL cluster (scripts/postgres.sh) for the run unless POSTSTORE_TEST_POSTGRES_URL names a server, and installs
-# wrk and the PyPI tools when they are missing. Takes about 35 minutes at smoke size on two cores.
+# PostgreSQL cluster (scripts/postgres.sh) for the steps that use one unless POSTSTORE_TEST_POSTGRES_URL names a
+# server, and installs what the chosen steps need when it is missing (gdb, wrk; schemathesis and datasette from PyPI).
+# Takes 35 minutes or more at smoke size on two cores: each sanitizer, the release build and the fuzzers build apart.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -37,8 +38,8 @@ skip=""
 full=false
 while (($#)); do
     case "$1" in
-        --only) [[ $# -ge 2 ]] || usage; only=$2; shift 2 ;;
-        --skip) [[ $# -ge 2 ]] || usage; skip=$2; shift 2 ;;
+        --only) [[ $# -ge 2 && -n $2 ]] || usage; only=$2; shift 2 ;;
+        --skip) [[ $# -ge 2 && -n $2 ]] || usage; skip=$2; shift 2 ;;
         --full) full=true; shift ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "deep-checks.sh: unknown option $1" >&2; usage ;;
@@ -54,25 +55,33 @@ for name in "${all_steps[@]}"; do
     steps+=("$name")
 done
 
+((${#steps[@]})) || { echo "deep-checks.sh: --only and --skip leave no step to run" >&2; usage; }
+selected() { [[ " ${steps[*]} " == *" $1 "* ]]; }
+
+# What the chosen steps need: gdb for the sanitizers' thread dumps, wrk for the serve benchmark.
 missing=()
-command -v wrk >/dev/null || missing+=(wrk)
-command -v gdb >/dev/null || missing+=(gdb)
+if selected asan || selected tsan; then command -v gdb >/dev/null || missing+=(gdb); fi
+if selected serve; then command -v wrk >/dev/null || missing+=(wrk); fi
 if ((${#missing[@]})); then
     sudo=""
     [[ $(id -u) -eq 0 ]] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+    if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"; }; then
+        echo "deep-checks.sh: could not install ${missing[*]} with apt-get (see above)" >&2
+        exit 1
+    fi
 fi
 pip_install() {
     python3 -m pip install --quiet "$@" || python3 -m pip install --quiet --break-system-packages "$@"
 }
 
-if [[ -z ${POSTSTORE_TEST_POSTGRES_URL:-} ]]; then
+needs_postgres=false
+for name in asan tsan benchmarks soak faults serve; do selected "$name" && needs_postgres=true; done
+if $needs_postgres && [[ -z ${POSTSTORE_TEST_POSTGRES_URL:-} ]]; then
     POSTSTORE_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start)
     export POSTSTORE_TEST_POSTGRES_URL
     trap 'bash scripts/postgres.sh stop "$POSTSTORE_TEST_POSTGRES_URL" || true' EXIT
 fi
-postgres=$POSTSTORE_TEST_POSTGRES_URL
+postgres=${POSTSTORE_TEST_POSTGRES_URL:-}
 poststore=Benchmarks/.build/release/poststore
 
 release_build() {

@@ -23,8 +23,17 @@ import subprocess
 import sys
 import time
 
+def parent_of(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as file:
+            return int(file.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def runner_pids(parent: int) -> list[int]:
-    """The test runner under `swift test`: the process whose command line names a *PackageTests* binary."""
+    """The test runner under `swift test` (a descendant of `parent`): the process whose command line names a
+    *PackageTests* binary. Another run's test process on the machine is left alone."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -34,7 +43,12 @@ def runner_pids(parent: int) -> list[int]:
                 command = file.read().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        if "PackageTests" in command and int(entry) != parent and "swift-test" not in command.split(" ")[0]:
+        if "PackageTests" not in command or "swift-test" in command.split(" ")[0]:
+            continue
+        ancestor = int(entry)
+        while ancestor > 1 and ancestor != parent:
+            ancestor = parent_of(ancestor)
+        if ancestor == parent:
             found.append(int(entry))
     return found
 
@@ -62,6 +76,9 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=120)
     parser.add_argument("--dumps", type=int, default=3)
     arguments = parser.parse_args()
+    if not alive(arguments.pid):
+        print(f"starvation-watch: no process {arguments.pid} to watch", file=sys.stderr)
+        return 64
 
     running: dict[str, float] = {}
     reported: set[str] = set()

@@ -57,6 +57,22 @@ enum InterruptHandler {
         progressLineIsShown.store(shown, ordering: .sequentiallyConsistent)
     }
 
+    /// Writes a progress display's text unless the handler is stopping the process: then nothing is written, so no
+    /// live line lands after the handler's message in the moment before the process ends.
+    ///
+    /// - Parameter write: Writes the text; not called once the handler has begun to stop the process.
+    static func writingProgress(_ write: () -> Void) {
+        guard
+            progressWrites.compareExchange(
+                expected: ProgressWrites.idle,
+                desired: ProgressWrites.writing,
+                ordering: .sequentiallyConsistent
+            ).exchanged
+        else { return }
+        write()
+        progressWrites.store(ProgressWrites.idle, ordering: .sequentiallyConsistent)
+    }
+
     /// Makes the handler delete nothing again.
     static func removeNothingOnInterrupt() {
         pathsToRemove.store(0, ordering: .sequentiallyConsistent)
@@ -70,6 +86,18 @@ private let pathsToRemove = Atomic<Int>(0)
 
 /// Whether a progress line without its line break is on standard error (see ``InterruptHandler/progressLine(shown:)``).
 private let progressLineIsShown = Atomic<Bool>(false)
+
+/// Whether a progress display is writing (``ProgressWrites``), so that the handler's message comes after a line being
+/// written and no line comes after the message.
+private let progressWrites = Atomic<Int>(ProgressWrites.idle)
+
+/// The values of ``progressWrites``.
+private enum ProgressWrites {
+    static let idle = 0
+    static let writing = 1
+    /// The handler is stopping the process: progress writes no more.
+    static let stopped = 2
+}
 
 /// Whether standard error is a terminal, found when the handler is installed (`isatty` is not async-signal-safe).
 private let standardErrorIsTerminal = Atomic<Bool>(false)
@@ -93,6 +121,19 @@ private func handle(_ signalNumber: Int32) {
 /// Deletes what ``pathsToRemove`` names, writes the signal's line, then ends the process by the signal with its
 /// default action. Async-signal-safe: the handler calls it.
 private func stop(_ signalNumber: Int32) {
+    // Wait for a progress line being written to finish (a millisecond at a time, 100 ms at most: the signal may
+    // have come on the writing thread itself), then let no other start.
+    var waits = 0
+    while !progressWrites.compareExchange(
+        expected: ProgressWrites.idle,
+        desired: ProgressWrites.stopped,
+        ordering: .sequentiallyConsistent
+    ).exchanged, waits < 100 {
+        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        nanosleep(&pause, nil)
+        waits += 1
+    }
+    progressWrites.store(ProgressWrites.stopped, ordering: .sequentiallyConsistent)
     if let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>(
         bitPattern: pathsToRemove.load(ordering: .sequentiallyConsistent)
     ) {

@@ -20,9 +20,16 @@ struct StandardErrorTerminal: TerminalOutput {
         return 80
     }
 
-    /// Writes the text with one `write`, so that nothing else lands in the middle of a line.
+    /// Writes the text with one `write`, so that nothing else lands in the middle of a line; nothing once an
+    /// interrupt is stopping the process, so that its message stays the last line.
     func write(_ text: String) {
         let bytes = Array(text.utf8)
+        InterruptHandler.writingProgress {
+            Self.write(bytes)
+        }
+    }
+
+    private static func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
