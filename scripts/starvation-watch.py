@@ -14,7 +14,8 @@ Usage: scripts/starvation-watch.py EVENTS --pid PID [--limit SECONDS] [--dumps N
   --limit    how long a test may run before the dump (default 120 s)
   --dumps    how many dumps at most (default 3)
 The report goes to standard error and to EVENTS.starvation; the test run itself is left alone (its own time-outs
-decide).
+decide). Attaching gdb stops every thread for a moment: a system call with a time-out (a socket read with
+SO_RCVTIMEO, for one) then returns EINTR instead of restarting, so test code retries on EINTR, as the product does.
 """
 import argparse
 import json

@@ -82,6 +82,7 @@ public struct RawHTTPClient: Sendable {
                 var sent = 0
                 while sent < raw.count {
                     let count = write(socket, raw.baseAddress! + sent, raw.count - sent)
+                    if count < 0, errno == EINTR { continue }
                     guard count > 0 else { throw Failure(description: "write failed: errno \(errno)") }
                     sent += count
                 }
@@ -92,6 +93,9 @@ public struct RawHTTPClient: Sendable {
                 let count = read(socket, &buffer, buffer.count)
                 if count == 0 { break }
                 guard count > 0 else {
+                    // A signal, or a debugger attaching (the deep checks' starvation watch), interrupts a read with
+                    // a receive timeout rather than restarting it.
+                    if errno == EINTR { continue }
                     if errno == ECONNRESET { break }
                     throw Failure(description: "read failed: errno \(errno)")
                 }
