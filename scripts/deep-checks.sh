@@ -21,7 +21,7 @@
 # Every step runs even when an earlier one failed (a sanitizer's report should not hide a soak's); the end is a table
 # of each step's result and seconds. Exits 1 when any step failed, 64 on a bad option. It starts a throwaway
 # PostgreSQL cluster (scripts/postgres.sh) for the steps that use one unless POSTSTORE_TEST_POSTGRES_URL names a
-# server, and installs what the chosen steps need when it is missing (gdb, wrk; schemathesis and datasette from PyPI).
+# server, and installs what the chosen steps need when it is missing (wrk; gdb with POSTSTORE_STARVATION_LIMIT; schemathesis and datasette from PyPI).
 # Takes 35 minutes or more at smoke size on two cores: each sanitizer, the release build and the fuzzers build apart.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -58,9 +58,12 @@ done
 ((${#steps[@]})) || { echo "deep-checks.sh: --only and --skip leave no step to run" >&2; usage; }
 selected() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 
-# What the chosen steps need: gdb for the sanitizers' thread dumps, wrk for the serve benchmark.
+# What the chosen steps need: gdb for the sanitizers' thread dumps when they are asked for
+# (POSTSTORE_STARVATION_LIMIT, see scripts/sanitizer_support.sh), wrk for the serve benchmark.
 missing=()
-if selected asan || selected tsan; then command -v gdb >/dev/null || missing+=(gdb); fi
+if [[ -n ${POSTSTORE_STARVATION_LIMIT:-} ]] && { selected asan || selected tsan; }; then
+    command -v gdb >/dev/null || missing+=(gdb)
+fi
 if selected serve; then command -v wrk >/dev/null || missing+=(wrk); fi
 if ((${#missing[@]})); then
     sudo=""

@@ -2,7 +2,8 @@
 """Watches a `swift test` run's event stream and, when a test has run longer than a limit, prints what every thread of
 the test process is doing: the cause of a starvation, found while it happens, rather than a wait made longer.
 
-scripts/sanitizer_support.sh runs it beside each sanitized run. A test that takes minutes under a sanitizer is
+scripts/sanitizer_support.sh runs it beside a sanitized run when POSTSTORE_STARVATION_LIMIT is set (it is off by
+default: gdb stops the whole process while it reads the threads). A test that takes minutes under a sanitizer is
 nearly always waiting for something that cannot run: Swift's cooperative pool has one thread per core (two here),
 so one blocking call on it (a sleep, a lock held across a wait, a synchronous read) stops every task behind it.
 The thread dump shows which call that is.

@@ -1,9 +1,10 @@
 import PostStore
+import PostStoreTestSupport
 import Synchronization
 
 /// A store that counts the reads of posts it passes on to an in-memory store: how a test sees that a `304` read no
 /// post.
-final class ReadCountingStore: PostPageReading {
+final class ReadCountingStore: PostPageReading, ForwardsReadsToMemory {
     let base: InMemoryPostStore
     private let reads = Mutex(0)
 
@@ -22,7 +23,6 @@ final class ReadCountingStore: PostPageReading {
         return try await base.page(query)
     }
     func apply(_ changes: PostChangeSet) async throws -> WriteSummary { try await base.apply(changes) }
-    func preview(_ changes: PostChangeSet) async throws -> WriteSummary { try await base.preview(changes) }
     func post(id: Int) async throws -> Post? {
         counted()
         return try await base.post(id: id)
@@ -31,8 +31,4 @@ final class ReadCountingStore: PostPageReading {
         counted()
         return try await base.query(query)
     }
-    func count() async throws -> Int { try await base.count() }
-    func removeAll() async throws { try await base.removeAll() }
-    func syncState(for source: String) async throws -> SyncState? { try await base.syncState(for: source) }
-    func syncStates() async throws -> [SyncState] { try await base.syncStates() }
 }
