@@ -37,6 +37,22 @@ struct PostAPI: Sendable {
         }
     }
 
+    /// The answer to a request that its route or method alone refuses (a 404, a 405), or `nil`: asked before the
+    /// body is read, so that a body is judged only where a write is served.
+    func refusal(of method: HTTPRequest.Method, on path: String) -> APIResponse? {
+        let resource: Resource
+        do {
+            resource = try Self.resource(at: path)
+        } catch {
+            return error.response
+        }
+        let allowed = Self.allowedMethods(for: resource, writes: allowsWrites)
+        guard allowed.contains(method) else {
+            return notAllowed(method, on: path, resource: resource, allowed: allowed).response
+        }
+        return nil
+    }
+
     /// What a path names.
     private enum Resource {
         case list(user: Int?)

@@ -24,6 +24,7 @@ struct PostServerResponder: HTTPResponder {
         let authority = request.head.authority
         let origin = authority.map { "http://\($0)" } ?? defaultOrigin
         let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
+        let bodyReader = RequestBodyReader(request.body, isEmpty: !hasBody)
         // The body is read within the timeout too: a client that sends it slowly cannot hold the connection.
         var answer = await withinRequestTimeout(on: context.eventLoop) { [api] bodyRead in
             if !hasBody { bodyRead.raise() }
@@ -32,7 +33,9 @@ struct PostServerResponder: HTTPResponder {
                 if let authority, !Self.isAuthority(authority) {
                     throw APIError.badRequest("The Host header \"\(authority)\" is not a host name or address.")
                 }
-                let body = try await collectBody(of: request)
+                // A route or method refused is refused whatever the body: a read-only server's 405, not a 413.
+                if let refusal = api.refusal(of: request.method, on: request.uri.path) { return refusal }
+                let body = try await collectBody(of: request, from: bodyReader)
                 bodyRead.raise()
                 let apiRequest = APIRequest(
                     method: request.method,
@@ -57,15 +60,30 @@ struct PostServerResponder: HTTPResponder {
             if let tag = answer.headers[.eTag] { answer.headers[.eTag] = EntityTag.compressed(tag) }
         }
         if request.method == .get || request.method == .head { answer.headers[.vary] = "Accept-Encoding" }
-        let response: Response
         if request.method == .head {
             answer.headers[.contentLength] = String(body.count)
-            response = Response(status: answer.status, headers: answer.headers)
-        } else {
+            body = []
+        }
+        let response: Response
+        if bodyReader.isFinished {
             response = Response(
                 status: answer.status,
                 headers: answer.headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+                body: body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+            )
+        } else {
+            // The rest of the body was not read: this connection cannot carry another request.
+            answer.headers[.connection] = "close"
+            let timeout = configuration.requestTimeout
+            let channel = context.channel
+            response = Response(
+                status: answer.status,
+                headers: answer.headers,
+                body: ResponseBody(contentLength: body.count) { [body] writer in
+                    if !body.isEmpty { try await writer.write(ByteBuffer(bytes: body)) }
+                    try await writer.finish(nil)
+                    await Self.discardRest(of: bodyReader, thenClose: channel, within: timeout)
+                }
             )
         }
         accessLog?.record(
@@ -75,7 +93,7 @@ struct PostServerResponder: HTTPResponder {
                 method: request.method.rawValue,
                 target: request.uri.string,
                 status: answer.status.code,
-                bytes: request.method == .head ? 0 : body.count,
+                bytes: body.count,
                 duration: ContinuousClock.now - started
             )
         )
@@ -84,15 +102,27 @@ struct PostServerResponder: HTTPResponder {
 
     /// The request's body, refused with a 413 when it is longer than the limit (by its `Content-Length` before a
     /// byte is read).
-    private func collectBody(of request: Request) async throws -> [UInt8] {
+    private func collectBody(of request: Request, from reader: RequestBodyReader) async throws -> [UInt8] {
         let limit = configuration.maximumBodyBytes
         let tooLarge = APIError(.contentTooLarge, "The body is larger than the limit of \(limit) bytes.")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
-        do {
-            return Array(buffer: try await request.body.collect(upTo: limit))
-        } catch is NIOTooManyBytesError {
-            throw tooLarge
-        }
+        guard let body = try await reader.collect(upTo: limit) else { throw tooLarge }
+        return body
+    }
+
+    /// Reads and drops what the client still sends of a body the answer did not need, for up to `limit`, then
+    /// closes the connection. A client that sends its whole body before it reads (Python's `urllib`) would otherwise
+    /// block in its send and never see the answer; and closing with bytes unread would make the system reset the
+    /// connection, which can drop the answer from the client's side too.
+    private static func discardRest(
+        of reader: RequestBodyReader,
+        thenClose channel: any Channel,
+        within limit: Duration
+    ) async {
+        let deadline = channel.eventLoop.scheduleTask(in: TimeAmount(limit)) { channel.close(promise: nil) }
+        await reader.discardRest()
+        deadline.cancel()
+        channel.close(promise: nil)
     }
 
     /// The answer `work` makes, or, when it takes longer than the request timeout, a 408 if the body had not
@@ -121,10 +151,7 @@ struct PostServerResponder: HTTPResponder {
         timer.cancel()
         guard timedOut.isRaised else { return answer }
         guard bodyRead.isRaised else {
-            var headers = HTTPFields()
-            headers[.connection] = "close"
-            return APIError(.requestTimeout, "The request's body did not arrive within \(timeout).", headers: headers)
-                .response
+            return APIError(.requestTimeout, "The request's body did not arrive within \(timeout).").response
         }
         return APIError(.serviceUnavailable, "The store did not answer within \(timeout); try again.").response
     }
@@ -178,19 +205,21 @@ struct PostServerResponder: HTTPResponder {
     }
 }
 
-/// The request context: Hummingbird's basics, the client's address for the access log, and the connection's event
-/// loop for the request's timer.
+/// The request context: Hummingbird's basics, the client's address for the access log, and the connection, for the
+/// request's timer and to close it.
 struct PostServerRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The client's address, `-` when the socket has none.
     let remote: String
+    /// The request's connection, closed after an answer that left its body unread.
+    let channel: any Channel
     /// The event loop of the request's connection.
-    let eventLoop: any EventLoop
+    var eventLoop: any EventLoop { channel.eventLoop }
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         remote = source.channel.remoteAddress?.ipAddress ?? "-"
-        eventLoop = source.channel.eventLoop
+        channel = source.channel
     }
 }
 

@@ -64,8 +64,9 @@ public struct RawHTTPClient: Sendable {
     ///
     /// - Parameters:
     ///   - request: The bytes to send.
-    ///   - readTimeout: How long one read may wait; longer throws. Two minutes: a hang, not a busy machine (under the
-    ///     thread sanitizer, with more work on the machine, in-process servers took over 30 seconds to answer).
+    ///   - readTimeout: How long one read or write may wait; longer throws. Two minutes: a hang, not a busy machine
+    ///     (under the thread sanitizer, with more work on the machine, in-process servers took over 30 seconds to
+    ///     answer).
     ///   - onFirstBytes: Called once the first bytes of the answer have arrived (on the reading thread).
     public func exchange(
         _ request: Data,
@@ -78,10 +79,11 @@ public struct RawHTTPClient: Sendable {
             defer { close(socket) }
             var timeout = timeval(tv_sec: Int(readTimeout.components.seconds), tv_usec: 0)
             setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             try request.withUnsafeBytes { raw in
                 var sent = 0
                 while sent < raw.count {
-                    let count = write(socket, raw.baseAddress! + sent, raw.count - sent)
+                    let count = Self.write(socket, raw.baseAddress! + sent, raw.count - sent)
                     if count < 0, errno == EINTR { continue }
                     guard count > 0 else { throw Failure(description: "write failed: errno \(errno)") }
                     sent += count
@@ -106,6 +108,15 @@ public struct RawHTTPClient: Sendable {
         }
     }
 
+    /// Writes bytes; a write to a connection the server closed fails with `EPIPE` rather than stop the test process.
+    private static func write(_ socket: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.send(socket, bytes, count, Int32(MSG_NOSIGNAL))
+        #else
+        Darwin.send(socket, bytes, count, 0)  // SO_NOSIGPIPE is set on the socket.
+        #endif
+    }
+
     /// A connected socket, for tests that hold one open.
     public static func connect(port: Int) throws -> Int32 {
         #if canImport(Glibc)
@@ -114,6 +125,10 @@ public struct RawHTTPClient: Sendable {
         let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
+        #if canImport(Darwin)
+        var on: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
