@@ -6,7 +6,8 @@ public import PostStore
 /// Fetches posts from a JSONPlaceholder-style HTTP endpoint over `URLSession`.
 ///
 /// - **Whole list or pages.** Without a page size, one `GET` of the URL returns the JSON array. With a page size
-///   `K`, pages are requested json-server style (`?_page=N&_limit=K`, keeping the URL's other query items) until a
+///   `K`, pages are requested json-server style (`?_page=N&_limit=K`, keeping the URL's other query items; a URL
+///   with a window of its own, `_page`, `_limit`, `_start` or `_end`, is refused with a page size) until a
 ///   page holds fewer than `K` posts, the `X-Total-Count` header's total has arrived, or the `Link` header names
 ///   no `next` page (when it names one, that URL is followed). A page repeating an earlier page's post, a page
 ///   larger than `K`, or a final count that differs from `X-Total-Count` fails the fetch: the server is not paging
@@ -73,7 +74,8 @@ public struct HTTPPostDataService: PostDataService {
     ///   - random: Where retry jitter comes from.
     ///   - logger: Where retries and pages are logged; `nil` logs nothing.
     /// - Throws: ``PostStoreError/Code/invalidArgument`` for a URL that is not `http` or `https` or that holds a
-    ///   user name or password, a page size below 1, a timeout that is not positive or a limit below 1 byte.
+    ///   user name or password, a page size below 1 or with a URL that asks for a window, a timeout that is not
+    ///   positive or a limit below 1 byte.
     package init(
         url: URL = defaultURL,
         pageSize: Int? = nil,
@@ -89,8 +91,11 @@ public struct HTTPPostDataService: PostDataService {
             throw PostStoreError(.invalidArgument, "The source URL \(url.absoluteString) is not an http or https URL.")
         }
         try Self.refuseCredentials(in: url)
-        if let pageSize, pageSize < 1 {
-            throw PostStoreError(.invalidArgument, "The page size must be at least 1 (got \(pageSize)).")
+        if let pageSize {
+            guard pageSize >= 1 else {
+                throw PostStoreError(.invalidArgument, "The page size must be at least 1 (got \(pageSize)).")
+            }
+            try Self.refuseWindow(in: url, pageSize: pageSize)
         }
         guard timeout > .zero else {
             throw PostStoreError(.invalidArgument, "The request timeout must be positive (got \(timeout)).")
@@ -121,6 +126,22 @@ public struct HTTPPostDataService: PostDataService {
                     + "send; remove them from the URL."
             )
         }
+    }
+
+    /// json-server's window parameters: paging sets `_page` and `_limit` itself, and json-server ignores `_start`
+    /// and `_end` beside `_page`.
+    static let windowParameters: Set<String> = ["_page", "_limit", "_start", "_end"]
+
+    /// Refuses a URL that already asks for a window when a page size is given: paging would replace the window
+    /// and sync every post instead of those the URL names.
+    private static func refuseWindow(in url: URL, pageSize: Int) throws(PostStoreError) {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        guard let window = items.first(where: { windowParameters.contains($0.name) }) else { return }
+        throw PostStoreError(
+            .invalidArgument,
+            "The source URL asks for a window (\(window.name)=\(window.value ?? "")), which paging by \(pageSize) "
+                + "would replace with _page and _limit: give the window or the page size, not both."
+        )
     }
 
     /// `url` with its scheme in lowercase: schemes are case-insensitive (RFC 3986), but FoundationNetworking refuses
@@ -236,10 +257,11 @@ public struct HTTPPostDataService: PostDataService {
         PostStream.reporting(posts) { request.progress(.working($0)) }
     }
 
-    /// `url` with `_page` and `_limit` set, its other query items kept.
+    /// `url` with `_page` and `_limit` added, its other query items kept (it has no window of its own: see
+    /// `refuseWindow(in:pageSize:)`).
     static func pageURL(_ url: URL, page: Int, size: Int) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
-        var items = (components.queryItems ?? []).filter { $0.name != "_page" && $0.name != "_limit" }
+        var items = components.queryItems ?? []
         items.append(URLQueryItem(name: "_page", value: String(page)))
         items.append(URLQueryItem(name: "_limit", value: String(size)))
         components.queryItems = items

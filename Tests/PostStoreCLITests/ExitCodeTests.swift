@@ -52,6 +52,11 @@ import Testing
         ),
         Failure(
             64,
+            ["sync", "--from", "http://127.0.0.1:1/posts?_limit=5", "--store", "store.sqlite", "--page-size", "2"],
+            message: "(_limit=5), which paging by 2 would replace with _page and _limit"
+        ),
+        Failure(
+            64,
             ["sync", "--from", "posts.json", "--store", "store.sqlite", "--page-size", "10"],
             message: "--page-size applies to an http(s) source only"
         ),

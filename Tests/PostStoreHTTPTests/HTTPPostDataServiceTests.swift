@@ -309,6 +309,11 @@ import Testing
             // A request has no place for credentials: refused, never sent without them (and never echoed).
             ("https://me:secret@example.com/posts", nil, .seconds(1), "has a user name or password in it"),
             ("https://me@example.com/posts", nil, .seconds(1), "has a user name or password in it"),
+            // Paging would replace a window the URL asks for, and sync every post instead.
+            ("https://example.com/posts?_limit=5", 2, .seconds(1), "(_limit=5), which paging by 2 would replace"),
+            ("https://example.com/posts?lang=en&_page=3", 2, .seconds(1), "(_page=3)"),
+            ("https://example.com/posts?_start=10&_end=20", 2, .seconds(1), "(_start=10)"),
+            ("https://example.com/posts?_end=20", 2, .seconds(1), "give the window or the page size, not both"),
         ] as [(String, Int?, Duration, String)]
     )
     func badSettingsAreRefused(_ address: String, pageSize: Int?, timeout: Duration, message: String) throws {
