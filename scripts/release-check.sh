@@ -5,6 +5,10 @@
 #     --version` prints;
 #   - its release commit (the line `Release commit: HASH` under it) is in this clone, and so is its tag when the
 #     clone has tags: the annotated tag X.Y.Z on that commit;
+#   - the dependency line that README.md and the guide give (`.package(url: "https://github.com/poststore/
+#     PostStore.git", revision: "HASH")`) names that release commit, and resolves: a package that depends on a clone
+#     of this repository with that requirement resolves with `swift package resolve` (the repository publishes no
+#     tags, so a `from:` requirement would not);
 #   - `swift package diagnose-api-breaking-changes` finds no break of any library module's public API since that
 #     commit, except the breaks CHANGELOG.md's "Unreleased" section declares, one a line, as the tool words them:
 #     `- API breakage: func Post.foo() has been removed` (a deliberate break is said there, once).
@@ -75,9 +79,40 @@ commit=$(git rev-parse "$commit^{commit}")
 
 echo "release-check: $version, release commit $commit${tag_commit:+ (tag $version)}, PostStoreRelease.version agrees"
 
+# The documented dependency: each distinct requirement must be the release commit's, and resolve from a clone.
+address="https://github.com/poststore/PostStore.git"
+mapfile -t requirements < <(
+    grep -ho "\.package(url: \"$address\", [^)]*)" README.md Sources/*/*.docc/*.md |
+        sed -E "s|.*\"$address\", (.*)\)|\1|" | sort -u
+)
+((${#requirements[@]})) || fail "README.md and the guide give no .package(url: \"$address\", …) line"
+for requirement in "${requirements[@]}"; do
+    [[ $requirement == "revision: \"$commit\"" ]] ||
+        fail "the documented dependency says '$requirement', not the release commit of $version: revision: \"$commit\""
+done
+workspace=$(mktemp -d)
+trap 'rm -rf "$workspace"' EXIT
+git clone -q "$PWD" "$workspace/PostStore"
+mkdir -p "$workspace/App/Sources/App"
+echo 'import PostStore' >"$workspace/App/Sources/App/App.swift"
+cat >"$workspace/App/Package.swift" <<MANIFEST
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "App",
+    dependencies: [.package(url: "file://$workspace/PostStore", ${requirements[0]})],
+    targets: [.target(name: "App", dependencies: [.product(name: "PostStore", package: "PostStore")])]
+)
+MANIFEST
+swift package --package-path "$workspace/App" resolve >"$workspace/resolve.log" 2>&1 || {
+    cat "$workspace/resolve.log" >&2
+    fail "the documented dependency ($address, ${requirements[0]}) does not resolve from a clone"
+}
+echo "release-check: the documented dependency (${requirements[0]}) resolves from a clone"
+
 # The breaks the next release declares: the "Unreleased" section's `- API breakage: …` lines.
-allowed=$(mktemp)
-trap 'rm -f "$allowed"' EXIT
+allowed="$workspace/allowed"
 awk '
     /^## \[?Unreleased/ { inside = 1; next }
     inside && /^## / { exit }
