@@ -23,7 +23,8 @@
 ///   fares in a power loss is the engine's to say (SQLite in WAL mode with `synchronous = NORMAL` may lose the
 ///   last commits then, but never corrupts the store).
 /// - **Validation first.** A change set naming an id twice is refused with
-///   ``PostStoreError/Code/constraintViolation`` before anything is written (see ``PostChangeSet/validate()``),
+///   ``PostStoreError/Code/constraintViolation``, its message naming the id, before anything is written (see
+///   ``PostChangeSet/validate()``),
 ///   and one that would delete more than its ``PostChangeSet/deletionLimit`` with
 ///   ``PostStoreError/Code/tooManyDeletions`` (the stored posts counted under the write lock).
 /// - **Pruning.** With ``PostChangeSet/prune``, every stored post not upserted is deleted in the same step, chosen

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The one error every PostStore API throws.
 ///
 /// Match on ``code`` to decide what to do; ``message`` is written for the person reading it and may change between
@@ -101,4 +103,11 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         guard let cause else { return "\(code): \(message)" }
         return "\(code): \(message) (\(cause))"
     }
+}
+
+/// `localizedDescription` is ``PostStoreError/message``, so an app shows the message without a cast (without it,
+/// Foundation gives "The operation could not be completed. (PostStore.PostStoreError error 1.)").
+extension PostStoreError: LocalizedError {
+    /// ``message``.
+    public var errorDescription: String? { message }
 }

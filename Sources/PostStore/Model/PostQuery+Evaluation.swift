@@ -1,8 +1,13 @@
+/// The reference semantics of ``PostQuery``: the contract's definition of every query's answer, public so that an
+/// engine written elsewhere can answer over posts it holds in memory, or check its own answers, with them.
+///
+/// An engine that answers like ``PostQuery/evaluate(over:)`` keeps the query part of the contract; the
+/// `PostStoreConformance` checks and this package's differential tests compare every engine with it.
 extension PostQuery {
-    /// Checks that the window is valid.
+    /// Checks that the window is valid: what every engine runs before it answers.
     ///
     /// - Throws: ``PostStoreError/Code/invalidQuery`` when `limit` or `offset` is negative.
-    package func validate() throws(PostStoreError) {
+    public func validate() throws(PostStoreError) {
         if let limit, limit < 0 {
             throw PostStoreError(.invalidQuery, "The query's limit must not be negative (got \(limit)).")
         }
@@ -22,7 +27,8 @@ extension PostQuery {
     ///
     /// - Parameter posts: Every post of a store, keyed by id.
     /// - Returns: The matching posts, sorted and windowed.
-    package func evaluate(over posts: [Int: Post]) throws(PostStoreError) -> [Post] {
+    /// - Throws: ``PostStoreError/Code/invalidQuery`` for a negative limit or offset.
+    public func evaluate(over posts: [Int: Post]) throws(PostStoreError) -> [Post] {
         window(of: try matches(in: posts))
     }
 
@@ -37,8 +43,12 @@ extension PostQuery {
         return PostPage(posts: window(of: matches), total: matches.count, revision: revision)
     }
 
-    /// The window of sorted matches that `offset` and `limit` select.
-    package func window(of matches: [Post]) -> [Post] {
+    /// The window of sorted matches that `offset` and `limit` select; safe for any valid window, `Int.max`
+    /// included.
+    ///
+    /// - Parameter matches: The posts the query selects, in its order.
+    /// - Returns: At most `limit` of them, after the first `offset`.
+    public func window(of matches: [Post]) -> [Post] {
         guard offset < matches.count else { return [] }
         let end = limit.map { min(matches.count, offset + min($0, matches.count)) } ?? matches.count
         return Array(matches[offset..<end])
@@ -60,8 +70,14 @@ extension PostQuery {
 }
 
 extension PostQuery.Sort {
-    /// The order as a strict "less than" over posts, ties broken by id.
-    func areInIncreasingOrder(_ lhs: Post, _ rhs: Post) -> Bool {
+    /// The order as a strict "less than" over posts, ties broken by id: the contract's definition of each order,
+    /// for `sort(by:)`.
+    ///
+    /// - Parameters:
+    ///   - lhs: A post.
+    ///   - rhs: Another post.
+    /// - Returns: Whether `lhs` comes before `rhs` in this order.
+    public func areInIncreasingOrder(_ lhs: Post, _ rhs: Post) -> Bool {
         switch self {
         case .idAscending:
             return lhs.id < rhs.id

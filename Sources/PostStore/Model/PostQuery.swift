@@ -10,7 +10,11 @@
 ///    all-whitespace search matches everything.
 /// 3. **Order.** ``Sort``; ties are always broken by id ascending, so the order is total and stable.
 /// 4. **Window.** `offset` posts are skipped, then at most `limit` are returned (`nil`: no limit). Both apply after
-///    sorting and must not be negative.
+///    sorting and must not be negative; either may be as large as `Int.max` (an engine must not compute
+///    `offset + limit` unguarded: it overflows).
+///
+/// ``evaluate(over:)`` is this definition as code, for engines written elsewhere (with ``validate()``,
+/// ``window(of:)`` and ``Sort/areInIncreasingOrder(_:_:)``).
 ///
 /// For example, the second page of ten of user 3's posts mentioning "dolor", newest id first:
 ///
@@ -58,10 +62,10 @@ public struct PostQuery: Sendable, Hashable {
     /// The order of the results.
     public var sort: Sort
 
-    /// The most posts to return; `nil` returns all. Must not be negative.
+    /// The most posts to return; `nil` returns all. Must not be negative; may be `Int.max`.
     public var limit: Int?
 
-    /// How many posts to skip after sorting. Must not be negative.
+    /// How many posts to skip after sorting. Must not be negative; may be `Int.max`.
     public var offset: Int
 
     /// Creates a query; with no arguments it returns every post in id order.

@@ -58,7 +58,7 @@ extension ContractCheck {
             try await store.apply(PostChangeSet(), streaming: BatchedReader.stream(posts + [posts[2]]))
         }
         #expect(error?.code == .constraintViolation)
-        #expect(error?.message.contains("same id \(posts[2].id)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(String(posts[2].id)) == true, "names the id: \(error?.message ?? "")")
         #expect(try await store.count() == 0)
     }
 

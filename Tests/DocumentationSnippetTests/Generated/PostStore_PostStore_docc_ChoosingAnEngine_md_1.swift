@@ -14,6 +14,7 @@ import PostStoreTesting
 import Testing
 
 /// The declarations of Sources/PostStore/PostStore.docc/ChoosingAnEngine.md.
+@Suite(.disabled("it runs a stand-in for the reader's own engine"))
 struct Snippets_PostStore_PostStore_docc_ChoosingAnEngine_md {}
 
 extension Snippets_PostStore_PostStore_docc_ChoosingAnEngine_md {
