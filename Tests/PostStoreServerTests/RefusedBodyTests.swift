@@ -49,7 +49,8 @@ import Testing
         try await RunningServer.with(InMemoryPostStore(), configuration: Self.configuration(allowsWrites: true)) {
             client in
             let post = #"{"userId": 1, "title": "t", "body": "b"}"#
-            let request = "POST /posts HTTP/1.1\r\nHost: x\r\nContent-Length: \(post.utf8.count)\r\n\r\n\(post)"
+            let request =
+                "POST /posts HTTP/1.1\r\nHost: x\r\nContent-Length: \(post.utf8.count)\r\n\r\n\(post)"
                 + "GET /posts/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
             let answers = String(decoding: try await client.exchange(Data(request.utf8)), as: UTF8.self)
             #expect(answers.hasPrefix("HTTP/1.1 201"), "\(answers)")
