@@ -173,7 +173,7 @@ import Testing
     private static func waitForStagingFolder(in sandbox: Sandbox, stem: String = "posts") async throws -> String {
         // A ceiling for a sync that never starts, not a wait that passes: in a plain run the folder is there
         // within seconds (a sanitizer's slowdown is not measured).
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + hangLimit
         while ContinuousClock.now < deadline {
             for folder in try sandbox.directory.entries()
             where folder.hasPrefix(".\(stem).") && folder.contains(".new-") {

@@ -8,7 +8,7 @@ import Testing
 /// A body the server refuses without reading it whole (over the limit, or sent to a read-only server) is answered
 /// to a client that sends its whole body before it reads, as Python's `urllib` does: the server reads and drops the
 /// rest, and closes the connection after the answer. The client here writes all 10 MB before its first read, and its
-/// writes and reads give up after two minutes; the server's idle timeout is longer, so only an answer ends the test.
+/// writes and reads give up after `hangLimit`; the server's idle timeout is longer, so only an answer ends the test.
 @Suite struct RefusedBodyTests {
     /// How the request says where its body ends.
     enum Framing: String, CaseIterable, Sendable {

@@ -62,13 +62,13 @@ public final class ChildControl: Sendable {
     /// For what a child says only as it runs, such as the port a server was given by the system (`--port 0`).
     ///
     /// - Parameters:
-    ///   - timeout: How long to wait: two minutes unless told, as under the thread sanitizer a serve child's start
-    ///     and a test's requests took over a minute (commit 8315569).
+    ///   - timeout: How long to wait: ``hangLimit`` unless told (under the thread sanitizer a serve child's start
+    ///     and a test's requests took over a minute, commit 8315569).
     ///   - isWanted: Whether a whole line (without its newline) is the one wanted.
     /// - Throws: ``ChildProcess/Failure`` when the child closes standard error (it exits) or the time is up first; its
     ///   description holds what the child wrote.
     public func firstErrorLine(
-        timeout: Duration = .seconds(120),
+        timeout: Duration = hangLimit,
         where isWanted: (String) -> Bool
     ) async throws -> String {
         let deadline = ContinuousClock.now + timeout

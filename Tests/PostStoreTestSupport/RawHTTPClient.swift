@@ -64,13 +64,11 @@ public struct RawHTTPClient: Sendable {
     ///
     /// - Parameters:
     ///   - request: The bytes to send.
-    ///   - readTimeout: How long one read or write may wait; longer throws. Two minutes: a hang, not a busy machine
-    ///     (under the thread sanitizer, with more work on the machine, in-process servers took over 30 seconds to
-    ///     answer).
+    ///   - readTimeout: How long one read or write may wait; longer throws: ``hangLimit`` unless told.
     ///   - onFirstBytes: Called once the first bytes of the answer have arrived (on the reading thread).
     public func exchange(
         _ request: Data,
-        readTimeout: Duration = .seconds(120),
+        readTimeout: Duration = hangLimit,
         onFirstBytes: @escaping @Sendable () -> Void = {}
     ) async throws -> Data {
         let port = port

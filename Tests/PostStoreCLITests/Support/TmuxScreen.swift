@@ -78,7 +78,7 @@ struct TmuxScreen {
     }
 
     /// Waits for the command to end, then returns the screen.
-    func finalScreen(upTo timeout: Duration = .seconds(120)) async throws -> [String] {
+    func finalScreen(upTo timeout: Duration = hangLimit) async throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         while try !hasEnded(), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))  // a poll: the command is tmux's child, not ours to wait for

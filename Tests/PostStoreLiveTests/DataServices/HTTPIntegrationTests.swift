@@ -176,11 +176,12 @@ import Testing
         #expect(error?.code == .sourceUnavailable)
         #expect(error?.message.contains("within") == true)
         #expect(fixture.server.requests.count == 2)
-        #expect(elapsed >= .milliseconds(1800) && elapsed < .seconds(120), "took \(elapsed)")
+        // The server hangs for 600 s: ending well before proves the timeouts fired (see hangLimit for the margin).
+        #expect(elapsed >= .milliseconds(1800) && elapsed < hangLimit, "took \(elapsed)")
     }
 
     /// URLSession on Linux rounds timeouts down to whole seconds, so 0.5 s would fire at once; the transport keeps it.
-    /// (Load can only make it later, so the upper bound is loose: far below the server's 600 s.)
+    /// (Load can only make it later, so the upper bound is loose: below the server's 600 s.)
     @Test func aSubSecondTimeoutFiresOnTime() async throws {
         let fixture = try Fixture(posts: [])
         fixture.endpoint.failure = .hang(.seconds(600))
@@ -192,7 +193,7 @@ import Testing
 
         #expect(error?.code == .sourceUnavailable)
         #expect(fixture.server.requests.count == 1)
-        #expect(elapsed >= .milliseconds(450) && elapsed <= .seconds(120), "took \(elapsed)")
+        #expect(elapsed >= .milliseconds(450) && elapsed < hangLimit, "took \(elapsed)")
     }
 
     // MARK: - Failures

@@ -37,8 +37,11 @@ import Darwin
     @Test func givesALineOfStandardErrorWhileTheChildRuns() async throws {
         let control = ChildControl()
         // The line the test waits for comes after others and in two writes; the child waits for the test to end it.
+        // Its wait and the ceiling are ten minutes: the test reads the line on the concurrency pool, which a suite
+        // under a sanitizer kept busy for two minutes (a 30-second child had exited before the test could signal it).
         async let outcome = shell(
-            "echo one >&2; printf 'serving at ' >&2; sleep 0.2; echo port 42 >&2; exec sleep 30",
+            "echo one >&2; printf 'serving at ' >&2; sleep 0.2; echo port 42 >&2; exec sleep 600",
+            timeout: .seconds(600),
             control: control
         )
         let line = try await control.firstErrorLine { $0.hasPrefix("serving") }
