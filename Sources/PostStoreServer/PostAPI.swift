@@ -144,7 +144,7 @@ struct PostAPI: Sendable {
             maximumLimit: maximumLimit
         )
         if let notModified = try await notModified(request) { return notModified }
-        let page = try await store.readPage(list.query)
+        let page = try await read(list)
         let body = Self.json(page.posts)
         var response = answer(body, revision: page.revision, to: request)
         guard response.status == .ok else { return response }
@@ -162,6 +162,18 @@ struct PostAPI: Sendable {
             response.headers[.link] = link
         }
         return response
+    }
+
+    /// The list's page: the store's answer, or with field filters, the store's answer without the window, filtered
+    /// here, then windowed (every post the store's part selects is read).
+    private func read(_ list: PostListRequest) async throws -> PostPage {
+        guard !list.filters.isEmpty else { return try await store.readPage(list.query) }
+        var unwindowed = list.query
+        unwindowed.limit = nil
+        unwindowed.offset = 0
+        let selected = try await store.readPage(unwindowed)
+        let matches = selected.posts.filter { post in list.filters.allSatisfy { $0.admits(post) } }
+        return PostPage(posts: list.query.window(of: matches), total: matches.count, revision: selected.revision)
     }
 
     private func post(_ id: Int, _ request: APIRequest) async throws -> APIResponse {

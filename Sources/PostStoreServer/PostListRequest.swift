@@ -3,6 +3,8 @@ import PostStore
 /// A `GET /posts` (or `/users/:id/posts`) request's parameters, json-server's conventions, as a ``PostQuery``.
 ///
 /// - `id=` and `userId=` repeat: OR within a field, AND across fields (the nested route's user too).
+/// - `title=`, `body=`, and `_gte`, `_lte`, `_ne` or `_like` after any field's name: ``FieldFilter``s, which the
+///   server applies to the posts the store selects.
 /// - `q=` searches as the store does (``TextSearch``).
 /// - `_sort=id|userId|title`, `-field` or `_order=desc` for descending; ties by id ascending.
 /// - Windows: `_page` (from 1) with `_limit` (10 by default), or `_start` with `_end` or `_limit`.
@@ -10,13 +12,15 @@ import PostStore
 struct PostListRequest: Sendable, Equatable {
     /// The query the store answers, its window included.
     var query: PostQuery
+    /// The filters the store's query cannot say, applied by the server before the window; AND across filters.
+    var filters: [FieldFilter] = []
     /// The page number when the request pages with `_page`: the `Link` header's subject.
     var page: Int?
     /// Whether the request asks for a window (`_page`, `_limit` or `_end`): json-server then sends
     /// `X-Total-Count`.
     var isWindowed: Bool
 
-    /// The parameters a list takes.
+    /// The parameters a list takes besides the field filters.
     static let parameterNames = ["id", "userId", "q", "_sort", "_order", "_page", "_limit", "_start", "_end"]
 
     /// Reads a list request's parameters.
@@ -28,7 +32,10 @@ struct PostListRequest: Sendable, Equatable {
     /// - Throws: ``APIError`` (400) naming the parameter and what it takes.
     init(_ parameters: QueryParameters, userOfPath: Int?, maximumLimit: Int) throws(APIError) {
         for name in parameters.names where name != "_" && !Self.parameterNames.contains(name) {
-            throw .badRequest(Self.unknown(name))
+            guard let filter = try FieldFilter(name: name, values: parameters.values(name)) else {
+                throw .badRequest(Self.unknown(name))
+            }
+            filters.append(filter)
         }
         query = PostQuery()
         let ids = try parameters.values("id").map { value throws(APIError) in try Self.integer(value, "id") }
@@ -81,18 +88,11 @@ struct PostListRequest: Sendable, Equatable {
     }
 
     private static func unknown(_ name: String) -> String {
-        let operators = ["_gte", "_lte", "_ne", "_like"]
-        if let suffix = operators.first(where: { name.hasSuffix($0) }) {
-            return
-                "The parameter \(name): json-server's \(suffix) filters are not supported; filter with id=, userId= and q=."
-        }
         if name == "_embed" || name == "_expand" {
             return "The parameter \(name) is not supported: this API serves posts alone."
         }
-        if name == "title" || name == "body" {
-            return "The parameter \(name) is not supported; search titles and bodies with q=."
-        }
-        return "Unknown parameter \(name); a list takes id, userId, q, _sort, _order, _page, _limit, _start and _end."
+        return "Unknown parameter \(name); a list takes id, userId, title and body (each also with _gte, _lte, _ne or "
+            + "_like after it), q, _sort, _order, _page, _limit, _start and _end."
     }
 
     /// A whole number in a range, or a 400 naming the parameter.

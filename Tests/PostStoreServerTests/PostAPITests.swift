@@ -50,6 +50,24 @@ import Testing
         #expect(try decoded(await get(api, "/posts?q=title+2")).map(\.id) == [2, 12, 20, 21, 22, 23, 24, 25])
     }
 
+    /// Field filters apply before the window: the total, the pages and the links count the filtered posts.
+    @Test func fieldFiltersNarrowTheListBeforeItsWindow() async throws {
+        let api = api()
+        let page = await get(api, "/posts?title_like=TITLE+1&id_ne=1&_sort=-id&_page=2&_limit=4")
+        // "title 1" is in titles 1 and 10 to 19; without id 1 that is 10 posts, and page 2 of 4 is 15 to 12.
+        #expect(try decoded(page).map(\.id) == [15, 14, 13, 12])
+        #expect(
+            page.headers[.xTotalCount] == "10"
+                && page.headers[.link]?.contains("_page=3&_limit=4>; rel=\"last\"") == true
+        )
+        let nested = await get(api, "/users/2/posts?id_gte=15&id_lte=17&body=body+16")
+        #expect(try decoded(nested).map(\.id) == [16])
+        // Another filter is another tag: a client's cache never answers one with another's posts.
+        let unfiltered = await get(api, "/posts?_page=2&_limit=4")
+        #expect(unfiltered.headers[.eTag] != page.headers[.eTag])
+        #expect(await get(api, "/posts?userId_gte=two").status == .badRequest)
+    }
+
     @Test func onePostIsAnObjectAndAMissingOneA404WithAJSONBody() async throws {
         let api = api()
         let one = await get(api, "/posts/7")

@@ -34,6 +34,19 @@ import Testing
         #expect(list.query.ids == [1, 2] && list.query.userIds == [3] && list.query.search == "dolor sit")
     }
 
+    @Test func fieldFiltersAreCollectedInOrderBesideTheStoresQuery() throws {
+        let list = try request("title_like=qui&userId=2&id_gte=3&id_gte=5&body=b&id_like=1")
+        #expect(list.query.userIds == [2] && list.query.ids == nil)
+        #expect(
+            list.filters == [
+                try #require(try FieldFilter(name: "title_like", values: ["qui"])),
+                try #require(try FieldFilter(name: "id_gte", values: ["3", "5"])),
+                try #require(try FieldFilter(name: "body", values: ["b"])),
+                try #require(try FieldFilter(name: "id_like", values: ["1"])),
+            ]
+        )
+    }
+
     @Test func theNestedRouteIntersectsItsUserWithTheParameter() throws {
         #expect(try request("", user: 4).query.userIds == [4])
         #expect(try request("userId=4&userId=5", user: 4).query.userIds == [4])
@@ -73,8 +86,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("foo=1", "Unknown parameter foo"), ("title=x", "search titles and bodies with q="),
-        ("id_gte=3", "_gte filters are not supported"), ("_embed=comments", "_embed is not supported"),
+        ("foo=1", "Unknown parameter foo"), ("title_eq=x", "Unknown parameter title_eq"),
+        ("id_gte=x", "id_gte must be a whole number"), ("userId_ne=1.5", "userId_ne must be a whole number"),
+        ("_like=x", "Unknown parameter _like"), ("_embed=comments", "_embed is not supported"),
         ("id=x", "id must be a whole number (got \"x\")"), ("userId=1.5", "userId must be a whole number"),
         ("_page=0", "_page must be 1 or more"), ("_limit=-1", "_limit must be from 0 to 1000"),
         ("_limit=1001", "_limit must be from 0 to 1000"), ("_page=1&_limit=abc", "_limit must be a whole number"),

@@ -70,7 +70,7 @@ extension String {
     /// UTF-8 is self-synchronizing, so a byte-substring of two valid UTF-8 strings is a code point substring. The C
     /// library's `memchr` and `memcmp` find it, many times faster than a generic search over slices (in debug builds
     /// above all, where a search of many terms took seconds).
-    func containsCodePoints(of needle: String) -> Bool {
+    package func containsCodePoints(of needle: String) -> Bool {
         var haystack = self
         var needle = needle
         return haystack.withUTF8 { haystackBytes in
