@@ -9,7 +9,10 @@ enum RunningServer {
     ///
     /// - Parameters:
     ///   - store: The store to serve.
-    ///   - configuration: The configuration; its port is always 0 and its access log off.
+    ///   - configuration: The configuration; its port is always 0 and its access log off, and a request timeout
+    ///     left at its default is raised to `hangLimit`: the server's timer runs on NIO's event loop, the store's
+    ///     answer on the concurrency pool, which a suite under a sanitizer kept busy for minutes (answers of a
+    ///     correct server became 503s after 30 s). The tests of the timeout set their own.
     ///   - body: The test, given a client of the server.
     static func with<Result: Sendable>(
         _ store: any PostStoreProtocol,
@@ -19,6 +22,9 @@ enum RunningServer {
         var configuration = configuration
         configuration.port = 0
         configuration.accessLog = nil
+        if configuration.requestTimeout == PostServerConfiguration().requestTimeout {
+            configuration.requestTimeout = hangLimit
+        }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         // Hummingbird reports the cancellation that stops a test's server as an error: not news here.
         var logger = Logger(label: "test.server")
