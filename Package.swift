@@ -34,6 +34,13 @@ let package = Package(
         .executable(name: "poststore", targets: ["PostStoreCLI"]),
         .executable(name: "poststore-quickstart", targets: ["PostStoreQuickStart"]),
     ],
+    // The PostgreSQL engine in the composition root's table is a trait, on by default: an app that wires SQLite, JSON
+    // files and HTTP alone turns it off (`traits: []` on its `.package` line) and builds no NIO, BoringSSL or
+    // postgres-nio for PostStoreLive. Code that the trait removes is under `#if PostgreSQL`.
+    traits: [
+        .trait(name: "PostgreSQL", description: "The PostgreSQL engine (postgres-nio) in PostStoreLive's table."),
+        .default(enabledTraits: ["PostgreSQL"]),
+    ],
     dependencies: [
         // The logging API the sync service and the HTTP data service write to; apps choose the backend.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -166,7 +173,8 @@ let package = Package(
             name: "PostStoreLive",
             dependencies: [
                 "PostStore", "PostStoreContainer", "PostStoreEngines", "PostStoreSQLite", "PostStoreJSONFile",
-                "PostStoreHTTP", "PostStorePostgres",
+                "PostStoreHTTP",
+                .target(name: "PostStorePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -83,7 +83,7 @@ echo "release-check: $version, release commit $commit${tag_commit:+ (tag $versio
 address="https://github.com/poststore/PostStore.git"
 mapfile -t requirements < <(
     grep -ho "\.package(url: \"$address\", [^)]*)" README.md Sources/*/*.docc/*.md |
-        sed -E "s|.*\"$address\", (.*)\)|\1|" | sort -u
+        sed -E "s|.*\"$address\", (.*)\)|\1|; s|, traits: \[[^]]*\]||" | sort -u
 )
 ((${#requirements[@]})) || fail "README.md and the guide give no .package(url: \"$address\", …) line"
 for requirement in "${requirements[@]}"; do

@@ -47,6 +47,14 @@ extension StoreSpec {
             self.init(engine, path: try Self.path(String(rest), in: text))
             return
         }
+        if let scheme = text.scheme, let trait = StoreEngine.schemesLeftOut[scheme.lowercased()] {
+            throw PostStoreError(
+                .invalidArgument,
+                // Not the spec itself: a server's URL may hold a password.
+                "A \(scheme): store needs the \(trait) engine, which this build leaves out: enable PostStore's "
+                    + "\(trait) trait (on unless the package's dependency line turns it off)."
+            )
+        }
         if let scheme = text.scheme {
             throw PostStoreError(
                 .invalidArgument,

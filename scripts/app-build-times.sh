@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Times what an app pays to build PostStore's composition root: two app packages, each with one target that imports
+# PostStoreLive, depend on a clone of this repository, one with the default traits and one with `traits: []` (no
+# PostgreSQL engine); each is built from clean (`swift build`, debug) one after the other, and the seconds are printed
+# with which of NIO and postgres-nio each build compiled. A third app that imports the core alone (`PostStore`) is
+# the floor. Run it on a quiet machine: the figures are wall-clock times.
+#
+# Usage: scripts/app-build-times.sh
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+workspace=$(mktemp -d)
+trap 'rm -rf "$workspace"' EXIT
+git clone -q "$PWD" "$workspace/PostStore"
+revision=$(git rev-parse HEAD)
+
+app() {
+    local name=$1 label=$2 traits=$3 product=$4
+    mkdir -p "$workspace/$name/Sources/App"
+    echo "import $product" >"$workspace/$name/Sources/App/App.swift"
+    cat >"$workspace/$name/Package.swift" <<MANIFEST
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "App",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(url: "file://$workspace/PostStore", revision: "$revision"$traits)],
+    targets: [.target(name: "App", dependencies: [.product(name: "$product", package: "PostStore")])]
+)
+MANIFEST
+    swift package --package-path "$workspace/$name" resolve >/dev/null 2>&1
+    local start end built
+    start=$(date +%s.%N)
+    swift build --package-path "$workspace/$name" >"$workspace/$name.log" 2>&1 || {
+        cat "$workspace/$name.log" >&2
+        exit 1
+    }
+    end=$(date +%s.%N)
+    built=$(ls "$workspace/$name/.build/debug" | sed -nE 's/^(NIOCore|PostgresNIO|CNIOBoringSSL)\.build$/\1/p' | xargs)
+    printf '%-32s %6.1f s   %s\n' "$label" "$(awk "BEGIN { print $end - $start }")" "${built:-no NIO, no postgres-nio}"
+}
+
+echo "PostStore $revision, $(nproc) cores; a clean debug build of an app target that imports:"
+app full "PostStoreLive, default traits" "" PostStoreLive
+app lean "PostStoreLive, traits: []" ", traits: []" PostStoreLive
+app core "PostStore (the core alone)" "" PostStore
