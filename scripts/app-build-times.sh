@@ -36,7 +36,15 @@ MANIFEST
         exit 1
     }
     end=$(date +%s.%N)
-    built=$(ls "$workspace/$name/.build/debug" | sed -nE 's/^(NIOCore|PostgresNIO|CNIOBoringSSL)\.build$/\1/p' | xargs)
+    # SwiftPM makes a folder for every target of the graph: what was compiled is a module in Modules/, or a C
+    # target's objects.
+    built=$(
+        cd "$workspace/$name/.build/debug"
+        for module in NIOCore PostgresNIO; do [[ -e Modules/$module.swiftmodule ]] && echo "$module"; done
+        [[ -n $(find CNIOBoringSSL.build -name "*.o" -print -quit 2>/dev/null) ]] && echo CNIOBoringSSL
+        true
+    )
+    built=$(echo $built)
     printf '%-32s %6.1f s   %s\n' "$label" "$(awk "BEGIN { print $end - $start }")" "${built:-no NIO, no postgres-nio}"
 }
 
