@@ -8,6 +8,7 @@
 # Usage: scripts/app-build-times.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/app_package.sh
 workspace=$(mktemp -d)
 trap 'rm -rf "$workspace"' EXIT
 git clone -q "$PWD" "$workspace/PostStore"
@@ -15,19 +16,7 @@ revision=$(git rev-parse HEAD)
 
 app() {
     local name=$1 label=$2 traits=$3 product=$4
-    mkdir -p "$workspace/$name/Sources/App"
-    echo "import $product" >"$workspace/$name/Sources/App/App.swift"
-    cat >"$workspace/$name/Package.swift" <<MANIFEST
-// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "App",
-    platforms: [.macOS(.v15)],
-    dependencies: [.package(url: "file://$workspace/PostStore", revision: "$revision"$traits)],
-    targets: [.target(name: "App", dependencies: [.product(name: "$product", package: "PostStore")])]
-)
-MANIFEST
+    write_app_package "$workspace/$name" "url: \"file://$workspace/PostStore\", revision: \"$revision\"$traits" "$product"
     swift package --package-path "$workspace/$name" resolve >/dev/null 2>&1
     local start end built
     start=$(date +%s.%N)

@@ -93,18 +93,8 @@ done
 workspace=$(mktemp -d)
 trap 'rm -rf "$workspace"' EXIT
 git clone -q "$PWD" "$workspace/PostStore"
-mkdir -p "$workspace/App/Sources/App"
-echo 'import PostStore' >"$workspace/App/Sources/App/App.swift"
-cat >"$workspace/App/Package.swift" <<MANIFEST
-// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "App",
-    dependencies: [.package(url: "file://$workspace/PostStore", ${requirements[0]})],
-    targets: [.target(name: "App", dependencies: [.product(name: "PostStore", package: "PostStore")])]
-)
-MANIFEST
+source scripts/app_package.sh
+write_app_package "$workspace/App" "url: \"file://$workspace/PostStore\", ${requirements[0]}" PostStore
 swift package --package-path "$workspace/App" resolve >"$workspace/resolve.log" 2>&1 || {
     cat "$workspace/resolve.log" >&2
     fail "the documented dependency ($address, ${requirements[0]}) does not resolve from a clone"
