@@ -135,13 +135,18 @@ public struct HTTPPostDataService: PostDataService {
     /// Refuses a URL that already asks for a window when a page size is given: paging would replace the window
     /// and sync every post instead of those the URL names.
     private static func refuseWindow(in url: URL, pageSize: Int) throws(PostStoreError) {
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        guard let window = items.first(where: { windowParameters.contains($0.name) }) else { return }
+        guard let window = window(in: url) else { return }
         throw PostStoreError(
             .invalidArgument,
             "The source URL asks for a window (\(window.name)=\(window.value ?? "")), which paging by \(pageSize) "
                 + "would replace with _page and _limit: give the window or the page size, not both."
         )
+    }
+
+    /// The first of json-server's window parameters in a URL's query, if any.
+    private static func window(in url: URL) -> URLQueryItem? {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return items.first { windowParameters.contains($0.name) }
     }
 
     /// `url` with its scheme in lowercase: schemes are case-insensitive (RFC 3986), but FoundationNetworking refuses
@@ -181,7 +186,8 @@ public struct HTTPPostDataService: PostDataService {
         )
         if response.status == .notModified { return .notModified }
         let posts = try decode(body, from: url)
-        let total = response.headerFields.totalCount
+        // json-server's X-Total-Count counts the list without the window a URL asks for (`?_limit=5`).
+        let total = Self.window(in: url) == nil ? response.headerFields.totalCount : nil
         try checkTotal(total, fetched: posts.count)
         request.progress(
             .working(WorkProgress(phase: .downloading, completed: posts.count, pages: 1, bytes: body.count).finished)

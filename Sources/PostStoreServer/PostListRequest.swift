@@ -105,7 +105,11 @@ struct PostListRequest: Sendable, Equatable {
         -> Int
     {
         guard let value = Int(text) else {
-            throw .badRequest("The parameter \(name) must be a whole number (got \"\(text)\").")
+            let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
+                throw .badRequest("The parameter \(name) must be a whole number (got \"\(text)\").")
+            }
+            throw .badRequest("The parameter \(name) is out of range: whole numbers fit in 64 bits (got \(text)).")
         }
         guard value >= low, value <= high else {
             let range = high == .max ? "\(low) or more" : "from \(low) to \(high)"

@@ -155,6 +155,31 @@ import Testing
         #expect(transport.requests.map(\.url?.absoluteString).last == "https://example.com/cursor?after=2")
     }
 
+    /// A URL that asks for a window is fetched as written; json-server's `X-Total-Count` then counts the list
+    /// without the window, so it is not held against the answer. Without a window it is.
+    @Test func anUnpagedWindowIsFetchedAsWrittenAndItsTotalIsNotTheAnswers() async throws {
+        let transport = StubHTTPTransport([
+            .posts(SamplePosts.make(count: 5), headers: [.xTotalCount: "100"]),
+            .posts(SamplePosts.make(count: 5), headers: [.xTotalCount: "100"]),
+        ])
+        func service(_ address: String) throws -> HTTPPostDataService {
+            try HTTPPostDataService(
+                url: URL(string: address)!,
+                transport: transport,
+                clock: TestClock(),
+                random: FixedRandomSource(fraction: 0)
+            )
+        }
+
+        let windowed = try await service("https://example.com/posts?_limit=5").collectPosts(PostFetchRequest())
+        #expect(windowed == .posts(SamplePosts.make(count: 5), etag: nil, pages: 1))
+        #expect(transport.requests.map(\.url?.query) == ["_limit=5"])
+        let error = await #expect(throws: PostStoreError.self) {
+            try await service("https://example.com/posts").collectPosts(PostFetchRequest())
+        }
+        #expect(error?.message.contains("announced 100 posts (X-Total-Count) but sent 5") == true)
+    }
+
     @Test(
         arguments: [
             (

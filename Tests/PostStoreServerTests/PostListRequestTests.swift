@@ -87,7 +87,8 @@ import Testing
 
     @Test(arguments: [
         ("foo=1", "Unknown parameter foo"), ("title_eq=x", "Unknown parameter title_eq"),
-        ("id_gte=x", "id_gte must be a whole number"), ("userId_ne=1.5", "userId_ne must be a whole number"),
+        ("id_gte=x", "id_gte must be a whole number"), ("id_gte=99999999999999999999", "id_gte is out of range"),
+        ("id=--5", "id must be a whole number"), ("userId_ne=1.5", "userId_ne must be a whole number"),
         ("_like=x", "Unknown parameter _like"), ("_embed=comments", "_embed is not supported"),
         ("id=x", "id must be a whole number (got \"x\")"), ("userId=1.5", "userId must be a whole number"),
         ("_page=0", "_page must be 1 or more"), ("_limit=-1", "_limit must be from 0 to 1000"),
