@@ -1,6 +1,5 @@
 import Foundation
 import PostStore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -20,13 +19,15 @@ import Darwin
 /// control.releaseInput()
 /// ```
 public final class ChildControl: Sendable {
+    // Both states are under an `NSLock` (`LockedState`), not a `Mutex`: the child's threads and the test contend for
+    // them, and the thread sanitizer cannot see a contended `Mutex` on Linux (it reported the pid's as a race).
+
     /// The running child's pid: `nil` before the spawn and once the child has exited (before it is reaped, so that
     /// a signal can never reach a process that reused the pid).
-    private let pid = Mutex<pid_t?>(nil)
+    private let pid = LockedState<pid_t?>(nil)
     private let input = DispatchSemaphore(value: 0)
     /// What the child has written to standard error so far, whether that is all (the pipe is at its end), and who
-    /// waits for more. Under an `NSLock` (`LockedState`): the reading thread and the test contend for it, and the
-    /// thread sanitizer cannot see a contended `Mutex` on Linux.
+    /// waits for more.
     private let errors = LockedState(ErrorState())
 
     /// The child's standard error as received, and the waiters of ``firstErrorLine(timeout:where:)`` to tell of more.
