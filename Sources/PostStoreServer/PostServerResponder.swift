@@ -111,9 +111,11 @@ struct PostServerResponder: HTTPResponder {
     }
 
     /// Reads and drops what the client still sends of a body the answer did not need, for up to `limit`, then
-    /// closes the connection. A client that sends its whole body before it reads (Python's `urllib`) would otherwise
-    /// block in its send and never see the answer; and closing with bytes unread would make the system reset the
-    /// connection, which can drop the answer from the client's side too.
+    /// closes the connection's sending side. A client that sends its whole body before it reads (Python's `urllib`)
+    /// would otherwise block in its send and never see the answer. Only the sending side: a full close with bytes
+    /// still unread here (a body the timeout cut off, bytes in flight) makes the system reset the connection, and a
+    /// reset can drop the answer before the client reads it; after the answer the client sees the end and closes,
+    /// which closes the connection (or the idle timeout does). A client still sending at `limit` is cut off whole.
     private static func discardRest(
         of reader: RequestBodyReader,
         thenClose channel: any Channel,
@@ -122,7 +124,7 @@ struct PostServerResponder: HTTPResponder {
         let deadline = channel.eventLoop.scheduleTask(in: TimeAmount(limit)) { channel.close(promise: nil) }
         await reader.discardRest()
         deadline.cancel()
-        channel.close(promise: nil)
+        channel.close(mode: .output, promise: nil)
     }
 
     /// The answer `work` makes, or, when it takes longer than the request timeout, a 408 if the body had not

@@ -62,7 +62,8 @@ struct PostgresSessionTests {
             let started = ContinuousClock.now
             let error = await #expect(throws: PostgresSessionError.self) { try await answer.value }
             #expect(error == .connectionLost)
-            #expect(ContinuousClock.now - started < .seconds(60))
+            // Far below the watchdog's 600 s; hangLimit's margin for a busy test pool.
+            #expect(ContinuousClock.now - started < hangLimit)
         }
     }
 }
