@@ -68,15 +68,13 @@ struct FieldFilter: Sendable, Equatable {
         }
     }
 
+    /// `value` is a whole number (checked when the filter was made) unless the comparison is `like`.
     private func matches(_ number: Int, _ value: String) -> Bool {
-        if comparison == .like { return matches(String(number), value) }
-        // Checked to be a whole number when the filter was made.
-        let other = Int(value)!
         switch comparison {
-        case .equal, .notEqual: return number == other
-        case .atLeast: return number >= other
-        case .atMost: return number <= other
-        case .like: return false
+        case .equal, .notEqual: number == Int(value)!
+        case .atLeast: number >= Int(value)!
+        case .atMost: number <= Int(value)!
+        case .like: matches(String(number), value)
         }
     }
 

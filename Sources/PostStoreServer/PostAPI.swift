@@ -40,17 +40,23 @@ struct PostAPI: Sendable {
     /// The answer to a request that its route or method alone refuses (a 404, a 405), or `nil`: asked before the
     /// body is read, so that a body is judged only where a write is served.
     func refusal(of method: HTTPRequest.Method, on path: String) -> APIResponse? {
-        let resource: Resource
         do {
-            resource = try Self.resource(at: path)
+            _ = try admit(method, on: path)
+            return nil
         } catch {
             return error.response
         }
+    }
+
+    /// What the path names and the methods it takes, or the 404 or 405 that refuses the request.
+    private func admit(
+        _ method: HTTPRequest.Method,
+        on path: String
+    ) throws(APIError) -> (resource: Resource, allowed: [HTTPRequest.Method]) {
+        let resource = try Self.resource(at: path)
         let allowed = Self.allowedMethods(for: resource, writes: allowsWrites)
-        guard allowed.contains(method) else {
-            return notAllowed(method, on: path, resource: resource, allowed: allowed).response
-        }
-        return nil
+        guard allowed.contains(method) else { throw notAllowed(method, on: path, resource: resource, allowed: allowed) }
+        return (resource, allowed)
     }
 
     /// What a path names.
@@ -60,9 +66,8 @@ struct PostAPI: Sendable {
     }
 
     private func route(_ request: APIRequest) async throws -> APIResponse {
-        let resource = try Self.resource(at: request.path)
         let method = request.method
-        let allowed = Self.allowedMethods(for: resource, writes: allowsWrites)
+        let (resource, allowed) = try admit(method, on: request.path)
         switch (resource, method) {
         case (_, .options):
             var headers = HTTPFields()
@@ -72,8 +77,6 @@ struct PostAPI: Sendable {
             return try await list(request, user: user)
         case (.post(let id), .get), (.post(let id), .head):
             return try await post(id, request)
-        case _ where !allowed.contains(method):
-            throw notAllowed(method, on: request.path, resource: resource, allowed: allowed)
         case (.list, .post):
             return try await create(request)
         case (.post(let id), .put), (.post(let id), .patch):
@@ -168,10 +171,7 @@ struct PostAPI: Sendable {
     /// here, then windowed (every post the store's part selects is read).
     private func read(_ list: PostListRequest) async throws -> PostPage {
         guard !list.filters.isEmpty else { return try await store.readPage(list.query) }
-        var unwindowed = list.query
-        unwindowed.limit = nil
-        unwindowed.offset = 0
-        let selected = try await store.readPage(unwindowed)
+        let selected = try await store.readPage(list.query.withoutWindow)
         let matches = selected.posts.filter { post in list.filters.allSatisfy { $0.admits(post) } }
         return PostPage(posts: list.query.window(of: matches), total: matches.count, revision: selected.revision)
     }

@@ -26,8 +26,7 @@ struct PostServerResponder: HTTPResponder {
         let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
         let bodyReader = RequestBodyReader(request.body, isEmpty: !hasBody)
         // The body is read within the timeout too: a client that sends it slowly cannot hold the connection.
-        var answer = await withinRequestTimeout(on: context.eventLoop) { [api] bodyRead in
-            if !hasBody { bodyRead.raise() }
+        var answer = await withinRequestTimeout(on: context.eventLoop, reading: bodyReader) { [api] in
             do {
                 // The Host header goes into Link and Location: it must be a host and port, nothing else.
                 if let authority, !Self.isAuthority(authority) {
@@ -36,7 +35,6 @@ struct PostServerResponder: HTTPResponder {
                 // A route or method refused is refused whatever the body: a read-only server's 405, not a 413.
                 if let refusal = api.refusal(of: request.method, on: request.uri.path) { return refusal }
                 let body = try await collectBody(of: request, from: bodyReader)
-                bodyRead.raise()
                 let apiRequest = APIRequest(
                     method: request.method,
                     path: request.uri.path,
@@ -128,18 +126,18 @@ struct PostServerResponder: HTTPResponder {
     }
 
     /// The answer `work` makes, or, when it takes longer than the request timeout, a 408 if the body had not
-    /// arrived whole by then (`work` raises the flag it is given once it has), else a 503: the work is then cancelled
+    /// arrived whole by then (`body` has not read it to its end), else a 503: the work is then cancelled
     /// (a store that does not stop at once is waited for, and its answer dropped).
     ///
     /// The timer is one of the event loop's, cancelled when the answer comes in time: a `Task.sleep` raced against
     /// the work would keep its timer (and hundreds of bytes) until the deadline, for every request answered.
     private func withinRequestTimeout(
         on eventLoop: any EventLoop,
-        _ work: @escaping @Sendable (ManagedFlag) async -> APIResponse
+        reading body: RequestBodyReader,
+        _ work: @escaping @Sendable () async -> APIResponse
     ) async -> APIResponse {
         let timeout = configuration.requestTimeout
-        let bodyRead = ManagedFlag()
-        let work = Task { await work(bodyRead) }
+        let work = Task { await work() }
         let timedOut = ManagedFlag()
         let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             timedOut.raise()
@@ -152,7 +150,8 @@ struct PostServerResponder: HTTPResponder {
         }
         timer.cancel()
         guard timedOut.isRaised else { return answer }
-        guard bodyRead.isRaised else {
+        // Read after the work has ended (awaited above, even once cancelled): the reader's one-at-a-time rule holds.
+        guard body.isFinished else {
             return APIError(.requestTimeout, "The request's body did not arrive within \(timeout).").response
         }
         return APIError(.serviceUnavailable, "The store did not answer within \(timeout); try again.").response

@@ -24,10 +24,7 @@ extension PostStoreProtocol {
     package func readPage(_ query: PostQuery) async throws -> PostPage {
         if let store = self as? any PostPageReading { return try await store.page(query) }
         try query.validate()
-        var unwindowed = query
-        unwindowed.limit = nil
-        unwindowed.offset = 0
-        let matches = try await self.query(unwindowed)
+        let matches = try await self.query(query.withoutWindow)
         return PostPage(posts: query.window(of: matches), total: matches.count, revision: nil)
     }
 

@@ -43,6 +43,14 @@ extension PostQuery {
         return PostPage(posts: window(of: matches), total: matches.count, revision: revision)
     }
 
+    /// The same query without its window: every post it selects.
+    package var withoutWindow: PostQuery {
+        var query = self
+        query.limit = nil
+        query.offset = 0
+        return query
+    }
+
     /// The window of sorted matches that `offset` and `limit` select; safe for any valid window, `Int.max`
     /// included.
     ///
