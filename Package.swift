@@ -103,6 +103,7 @@ let package = Package(
                 .embedInCode("0003_create_sync_state.sql"),
                 .embedInCode("0004_create_settings.sql"),
                 .embedInCode("0005_add_store_revision.sql"),
+                .embedInCode("0006_create_change_history.sql"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -125,6 +126,7 @@ let package = Package(
                 .embedInCode("0002_add_pg_trgm.sql"),
                 .embedInCode("0003_create_sync_state.sql"),
                 .embedInCode("0004_create_store_revision.sql"),
+                .embedInCode("0005_create_change_history.sql"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -185,6 +185,44 @@ public protocol PostStoreProtocol: Sendable {
     /// - Returns: The states, one per source.
     /// - Throws: ``PostStoreError``.
     func syncStates() async throws -> [SyncState]
+
+    /// Returns the token of the store's state now: the changes since it are those of later writes.
+    ///
+    /// It changes with every write that changes a post (in this process or another) and with nothing else. The
+    /// default implementation reads every post and makes a token from their digest; every engine of this package
+    /// keeps a count of its writes instead (see <doc:FollowingChanges>).
+    ///
+    /// - Returns: The token.
+    /// - Throws: ``PostStoreError``.
+    func changeToken() async throws -> ChangeToken
+
+    /// Returns the changes since a token: the posts written and the ids deleted by later writes, and the token of
+    /// the state they lead to, read from one state of the store.
+    ///
+    /// An answer holds whole writes, and stops after the write that brings it to `limit` changes unless stopping
+    /// there could lead a copy to a state the store never held (see ``PostChanges``); ask again from its
+    /// ``PostChanges/next`` token until it is ``PostChanges/isCaughtUp``. Without a token, the answer is every post,
+    /// whatever the limit. The default implementation, for a store that counts no writes, answers a token of its
+    /// own current state with no changes and any other with `mustRefetch`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var changes = try await source.changes(since: nil)
+    /// try await copy.apply(PostChangeSet(changes: changes))
+    /// // … later …
+    /// changes = try await source.changes(since: changes.next)
+    /// try await copy.apply(PostChangeSet(changes: changes))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - token: Where the copy stands, or `nil` for a copy that holds nothing yet.
+    ///   - limit: How many posts and deletions to answer at most (more when one write holds more), 1 or more.
+    /// - Returns: The changes.
+    /// - Throws: ``PostStoreError``: ``PostStoreError/Code/mustRefetch`` for a token of another store (or of one
+    ///   made again at the same place), from before the store's change history, or from ahead of it;
+    ///   `invalidArgument` for a limit below 1; the store's own errors.
+    func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges
 }
 
 extension PostStoreProtocol {
@@ -231,6 +269,37 @@ extension PostStoreProtocol {
     @discardableResult
     public func delete(ids: Set<Int>) async throws -> Int {
         try await apply(PostChangeSet(deletions: ids)).deleted
+    }
+
+    /// Returns the changes since a token, at most 10,000 at a time (see ``changes(since:limit:)``).
+    ///
+    /// - Parameter token: Where the copy stands, or `nil` for a copy that holds nothing yet.
+    /// - Returns: The changes.
+    /// - Throws: As ``changes(since:limit:)``.
+    public func changes(since token: ChangeToken?) async throws -> PostChanges {
+        try await changes(since: token, limit: PostChanges.defaultLimit)
+    }
+
+    public func changeToken() async throws -> ChangeToken {
+        Self.digestToken(of: try await query(PostQuery()))
+    }
+
+    public func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
+        try ChangeHistory.validate(limit: limit)
+        let posts = try await query(PostQuery())
+        let now = Self.digestToken(of: posts)
+        guard let token else {
+            return PostChanges(posts: posts.sorted { $0.id < $1.id }, deletedIds: [], next: now, isCaughtUp: true)
+        }
+        try ChangeHistory.check(token, storeID: now.storeID, floor: 0, head: 0)
+        return PostChanges(posts: [], deletedIds: [], next: now, isCaughtUp: true)
+    }
+
+    /// The token of a store that counts no writes: a digest of its posts, revision 0.
+    private static func digestToken(of posts: [Post]) -> ChangeToken {
+        var contents = StoreContents()
+        for post in posts { contents.posts[post.id] = post }
+        return ChangeToken(storeID: contents.postsDigest, revision: 0)
     }
 
     /// Saves a sync state, replacing any earlier state of the same source.

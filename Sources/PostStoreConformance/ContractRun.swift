@@ -12,12 +12,32 @@ struct ContractRun: Sendable {
     private let reopen: @Sendable (ContractStoreOptions) async throws -> (any PostStoreProtocol)?
     private let lock: @Sendable () async throws -> ContractWriteLock?
     private let files: @Sendable () async throws -> [String: Data]?
+    private let makeAgain: @Sendable () async throws -> any PostStoreProtocol
 
     init<Subject: ContractSubject>(check: String, subject: Subject, location: Subject.Location) {
         self.check = check
+        makeAgain = {
+            try await subject.removeStores(at: location)
+            return try await subject.makeStore(at: location, options: .patient)
+        }
         reopen = { options in try await subject.reopenStore(at: location, options: options) }
         lock = { try await subject.holdWriteLock(at: location) }
         files = { try await subject.storedFiles(at: location) }
+    }
+
+    /// A new store made where the check's store was, after the subject removed that one: a store deleted and
+    /// made again at the same place. The check's store must not be used after it. `nil`, with a warning that names
+    /// the part left out, when the subject's `removeStores(at:)` left the old store's posts in place.
+    func storeMadeAgain(
+        for part: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (any PostStoreProtocol)? {
+        let store = try await makeAgain()
+        guard try await store.count() == 0 else {
+            skipped(part, because: "the subject's removeStores(at:) leaves the store's posts in place", sourceLocation)
+            return nil
+        }
+        return store
     }
 
     /// Another instance on the store's data, as a second process would open it; the check is skipped (its test case
@@ -98,6 +118,25 @@ struct ContractRun: Sendable {
             )
         }
         return describing
+    }
+
+    /// The changes since a token that the store has just made (its history cannot have moved past it); the check
+    /// is skipped (its test case cancelled) when the store answers `mustRefetch`: it keeps no change history (as
+    /// `PostStoreProtocol`'s default implementation), which the contract allows.
+    func changesOfAStoreWithHistory(
+        _ store: any PostStoreProtocol,
+        since token: ChangeToken,
+        limit: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> PostChanges {
+        do {
+            return try await store.changes(since: token, limit: limit)
+        } catch let error as PostStoreError where error.code == .mustRefetch {
+            try skip(
+                "it needs a store that keeps a change history, and this one must refetch: \(error.message)",
+                sourceLocation
+            )
+        }
     }
 
     /// Skips the whole check: records a warning with the reason, so that the console shows it (Swift Testing's

@@ -81,9 +81,12 @@ public protocol ContractSubject: Sendable {
     /// - Throws: Any error, which fails the check.
     func storedFiles(at location: Location) async throws -> [String: Data]?
 
-    /// Deletes what the check's stores left at a location, once the check has finished with them.
+    /// Deletes what the check's stores left at a location, once the check has finished with them, or before a
+    /// check makes a new store at the same place (a store made there next must be a new one, with an identity of
+    /// its own).
     ///
-    /// The default implementation does nothing.
+    /// The default implementation does nothing; a check that makes a store again where one was, and finds the old
+    /// one's posts, leaves that part out with a warning.
     ///
     /// - Parameter location: A location from ``makeLocation()``.
     /// - Throws: Any error, which fails the check.

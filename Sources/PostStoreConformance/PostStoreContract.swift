@@ -48,6 +48,13 @@ public enum PostStoreContract {
         .concurrentWritersOnOneInstanceLoseNothing,
         .readersBesideWritersSeeWholeWritesOnly,
         .theSyncCommittedLastIsTheNewestEvenWithAnEarlierTime,
+        // The changes feed
+        .theChangesWithoutATokenAreEveryPost,
+        .theChangesSinceATokenAreTheLaterWritesOnly,
+        .aWriteThatChangesNoPostKeepsTheToken,
+        .answersLeadACopyThroughHeldStatesOnly,
+        .foreignAndFutureTokensMustRefetch,
+        .removeAllMakesEarlierTokensRefetch,
         // Streamed writes
         .streamedWritesMatchArrayWrites,
         .changeSetUpsertsAndStreamCombine,

@@ -42,9 +42,6 @@ public actor JSONFilePostStore: PostStoreProtocol {
         let formatVersion: Int
     }
 
-    /// The digest of the posts of the file version it was computed for (see ``revision()``).
-    private var digest: (identity: FileIdentity?, value: String)?
-
     /// Whether the file did not exist at opening and another process held the lock, so this store's first write
     /// creates it; until then a missing file reads as an empty store.
     private var awaitingCreation = false
@@ -121,7 +118,15 @@ public actor JSONFilePostStore: PostStoreProtocol {
     }
 
     public func removeAll() async throws {
-        try await write { contents in contents = StoreContents() }
+        try await write { contents in contents.removeAll() }
+    }
+
+    public func changeToken() async throws -> ChangeToken {
+        try current().history.token
+    }
+
+    public func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
+        try current().changes(since: token, limit: limit)
     }
 
     public func syncState(for source: String) throws -> SyncState? {
@@ -144,7 +149,10 @@ public actor JSONFilePostStore: PostStoreProtocol {
     private func currentWithFormatVersion() throws -> (contents: StoreContents, formatVersion: Int?) {
         if awaitingCreation {
             if try Self.onlyPostStoreErrors(path, { try fileSystem.identityOfFile(atPath: file) }) == nil {
-                return (StoreContents(), nil)
+                // The same identity on every read, until the file exists and has its own.
+                var empty = StoreContents()
+                empty.history = ChangeHistory(storeID: empty.postsDigest)
+                return (empty, nil)
             }
             awaitingCreation = false
         }
@@ -324,26 +332,26 @@ public actor JSONFilePostStore: PostStoreProtocol {
     }
 }
 
+extension JSONFilePostStore: ChangeHistoryKeeping {
+    public func changeHistory() throws -> ChangeHistorySummary {
+        try current().history.summary
+    }
+
+    public func setChangeHistoryLimit(_ writes: Int) async throws {
+        try ChangeHistory.validate(historyLimit: writes)
+        try await write { contents in try contents.history.setLimit(writes) }
+    }
+}
+
 extension JSONFilePostStore: PostPageReading {
-    /// The posts' digest (``StoreContents/postsDigest``): the file keeps no count of its writes, and a digest
-    /// stays the same when a write rewrote the file with the same posts.
     package func revision() throws -> String {
-        digest(of: try current())
+        try current().history.token.description
     }
 
     package func page(_ query: PostQuery) throws -> PostPage {
         // One read of the file for the page and its revision.
         let contents = try current()
-        return try query.evaluatePage(over: contents.posts, revision: digest(of: contents))
-    }
-
-    /// The digest of `contents`, just read into the cache: computed once per version of the file.
-    private func digest(of contents: StoreContents) -> String {
-        let identity = cache?.identity
-        if let digest, identity != nil, digest.identity == identity { return digest.value }
-        let value = contents.postsDigest
-        digest = (identity, value)
-        return value
+        return try query.evaluatePage(over: contents.posts, revision: contents.history.token.description)
     }
 }
 

@@ -6,7 +6,11 @@ import PostStore
 /// ```json
 /// {
 ///   "format": "poststore-json",
-///   "formatVersion": 1,
+///   "formatVersion": 2,
+///   "changes": {
+///     "storeId": "3f1c09a2b7d4e655", "revision": 12, "floor": 0, "historyLimit": 1000000,
+///     "postsDigest": "c…", "postRevisions": [[1, 12]], "tombstones": [[5, 7]], "writes": [[12, 3, 3]]
+///   },
 ///   "syncStates": [ … ],
 ///   "posts": [
 ///     { "userId": 1, "id": 1, "title": "…", "body": "…" }
@@ -14,14 +18,21 @@ import PostStore
 /// }
 /// ```
 ///
-/// Posts are written in id order with JSONPlaceholder's key order. A reader refuses a document whose `format` is
-/// not `poststore-json` or whose `formatVersion` is newer than ``currentVersion``.
+/// Posts are written in id order with JSONPlaceholder's key order. `changes` is the changes feed's bookkeeping
+/// (``ChangeHistory``): `[id, revision]` pairs, and `[revision, first, last]` for what a write overwrote. Version 1
+/// had no `changes`; such a file still opens, its token a digest of its posts, and the next write makes it version
+/// 2. A reader refuses a document whose `format` is not `poststore-json` or whose `formatVersion` is newer than
+/// ``currentVersion``.
+///
+/// The posts' digest tells a file edited by hand (or checked out from another commit) from one PostStore wrote:
+/// when the posts no longer match it, the history does not describe them, so it is dropped and the store's identity
+/// becomes that digest; every earlier token must then refetch.
 enum JSONStoreDocument {
     /// The value of the document's `format` key.
     static let formatName = "poststore-json"
 
     /// The newest format version this build reads and the one it writes.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     private struct Header: Decodable {
         let format: String?
@@ -31,6 +42,19 @@ enum JSONStoreDocument {
     private struct Body: Decodable {
         let posts: [Post]
         let syncStates: [SyncState]?
+        let changes: Changes?
+    }
+
+    /// The `changes` object of version 2.
+    private struct Changes: Decodable {
+        let storeId: String
+        let revision: Int
+        let floor: Int
+        let historyLimit: Int
+        let postsDigest: String
+        let postRevisions: [[Int]]
+        let tombstones: [[Int]]
+        let writes: [[Int]]
     }
 
     /// Parses a document.
@@ -87,8 +111,49 @@ enum JSONStoreDocument {
                 throw corrupt("The sync state at index \(index) repeats the source \"\(state.source)\".")
             }
         }
+        let digest = contents.postsDigest
+        guard version >= 2 else {
+            contents.history = ChangeHistory(storeID: digest)
+            return (contents, version)
+        }
+        guard let changes = body.changes else { throw corrupt("It has no \"changes\".") }
+        guard changes.postsDigest == digest else {
+            // Edited outside PostStore: the history no longer describes the posts.
+            contents.history = ChangeHistory(storeID: digest, revision: changes.revision, limit: changes.historyLimit)
+            return (contents, version)
+        }
+        guard let history = history(of: changes), history.isConsistent(withPostIds: { contents.posts[$0] != nil })
+        else { throw corrupt("Its \"changes\" disagree with themselves or with its posts.") }
+        contents.history = history
         return (contents, version)
     }
+
+    /// The history a `changes` object records, or `nil` when it is malformed.
+    private static func history(of changes: Changes) -> ChangeHistory? {
+        func pairs(_ rows: [[Int]]) -> [Int: Int]? {
+            guard rows.allSatisfy({ $0.count == 2 }) else { return nil }
+            return try? Dictionary(rows.map { ($0[0], $0[1]) }) { _, _ in throw RepeatedKey() }
+        }
+        guard ChangeToken("\(changes.storeId)-0") != nil, changes.revision >= 0,
+            let postRevisions = pairs(changes.postRevisions), let tombstones = pairs(changes.tombstones),
+            changes.writes.allSatisfy({ $0.count == 3 && $0[1] <= $0[2] }),
+            let writes = try? Dictionary(
+                changes.writes.map { ($0[0], $0[1]...$0[2]) },
+                uniquingKeysWith: { _, _ in throw RepeatedKey() }
+            )
+        else { return nil }
+        return ChangeHistory(
+            storeID: changes.storeId,
+            revision: changes.revision,
+            floor: changes.floor,
+            postRevisions: postRevisions,
+            tombstones: tombstones,
+            writes: writes,
+            limit: changes.historyLimit
+        )
+    }
+
+    private struct RepeatedKey: Error {}
 
     /// Writes the contents as a document of the current version.
     static func encode(_ contents: StoreContents) -> Data {
@@ -99,6 +164,8 @@ enum JSONStoreDocument {
         writer.raw(",\n  ")
         writer.key("formatVersion")
         writer.integer(currentVersion)
+        writer.raw(",\n  ")
+        writer.changes(contents.history, postsDigest: contents.postsDigest)
         writer.raw(",\n  ")
         writer.key("syncStates")
         writer.raw("[")

@@ -12,6 +12,10 @@ struct PostgresNames: Sendable, Hashable {
     let migrations: String
     /// `schema.store_revision`.
     let storeRevision: String
+    /// `schema.post_tombstones`.
+    let tombstones: String
+    /// `schema.post_writes`.
+    let writes: String
 
     init(schema: String) {
         self.schema = schema
@@ -20,6 +24,8 @@ struct PostgresNames: Sendable, Hashable {
         syncState = quotedSchema + ".sync_state"
         migrations = quotedSchema + ".poststore_migrations"
         storeRevision = quotedSchema + ".store_revision"
+        tombstones = quotedSchema + ".post_tombstones"
+        writes = quotedSchema + ".post_writes"
     }
 
     /// An identifier in double quotes, inner quotes doubled: SQL's own escaping, which leaves no way out.

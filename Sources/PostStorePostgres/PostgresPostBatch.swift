@@ -43,15 +43,31 @@ struct PostgresPostBatch {
     }
 
     /// Inserts what is gathered into a table of the search path, and starts again.
-    mutating func insert(into table: String, session: PostgresSession) async throws {
+    ///
+    /// - Parameters:
+    ///   - table: The table.
+    ///   - revision: The revision the posts are written at, for the posts table itself; `nil` for a table without
+    ///     revisions.
+    ///   - session: The session, in a transaction.
+    mutating func insert(into table: String, revision: Int?, session: PostgresSession) async throws {
         guard !ids.isEmpty else { return }
-        try await session.execute(
-            """
-            INSERT INTO \(unescaped: table) (\(unescaped: Self.columns))
-            SELECT * FROM unnest(\(ids)::bigint[], \(userIds)::bigint[], \(titles)::bytea[], \(bodies)::bytea[],
-                \(searchTexts)::text[])
-            """
-        )
+        if let revision {
+            try await session.execute(
+                """
+                INSERT INTO \(unescaped: table) (\(unescaped: Self.columns), revision)
+                SELECT *, \(revision)::bigint FROM unnest(\(ids)::bigint[], \(userIds)::bigint[], \(titles)::bytea[],
+                    \(bodies)::bytea[], \(searchTexts)::text[])
+                """
+            )
+        } else {
+            try await session.execute(
+                """
+                INSERT INTO \(unescaped: table) (\(unescaped: Self.columns))
+                SELECT * FROM unnest(\(ids)::bigint[], \(userIds)::bigint[], \(titles)::bytea[], \(bodies)::bytea[],
+                    \(searchTexts)::text[])
+                """
+            )
+        }
         ids.removeAll(keepingCapacity: true)
         userIds.removeAll(keepingCapacity: true)
         titles.removeAll(keepingCapacity: true)

@@ -24,11 +24,18 @@ extension PostgresPostStore: PostStoreProtocol {
     ) async throws -> WriteSummary {
         try changes.validate()
         return try await write { session in
-            let summary = try await perform(changes, streaming: upserts, in: session, writing: true, progress: progress)
+            let revision = try await storedChangeHistory(in: session).revision + 1
+            let (summary, overwritten) = try await perform(
+                changes,
+                streaming: upserts,
+                in: session,
+                revision: revision,
+                progress: progress
+            )
             if keepsSearchIndex {
                 try await PostgresSearchIndex(names: names).buildIfMissing(in: session, progress: progress)
             }
-            try await recordWrite(of: changes, summary, in: session)
+            try await recordWrite(of: changes, summary, revision: revision, overwritten: overwritten, in: session)
             return summary
         }
     }
@@ -43,7 +50,7 @@ extension PostgresPostStore: PostStoreProtocol {
         try changes.validate()
         return try await read { session in
             try await session.snapshot { session in
-                try await perform(changes, streaming: upserts, in: session, writing: false) { _ in }
+                try await perform(changes, streaming: upserts, in: session, revision: nil) { _ in }.summary
             }
         }
     }
@@ -53,31 +60,48 @@ extension PostgresPostStore: PostStoreProtocol {
             try await session.execute("DELETE FROM \(unescaped: names.posts)")
             try await session.execute("DELETE FROM \(unescaped: names.syncState)")
             try await countRevision(in: session)
+            try await startChangeHistoryAtTheRevision(in: session)
         }
     }
 
     // MARK: - Statements
 
-    /// Counts what a change set and a stream of upserts do to the posts and, when `writing`, does it; the caller
-    /// holds a transaction (with the write lock when `writing`), rolled back when this throws.
+    /// Counts what a change set and a stream of upserts do to the posts and, when writing (given the `revision` to
+    /// write at), does it; the caller holds a transaction (with the write lock when writing), rolled back when this
+    /// throws.
+    ///
+    /// - Returns: The counts, and the revisions of the versions the write overwrote.
     private func perform(
         _ changes: PostChangeSet,
         streaming upserts: PostStream,
         in session: PostgresSession,
-        writing: Bool,
+        revision: Int?,
         progress: (WorkProgress) -> Void
-    ) async throws -> WriteSummary {
-        let isBulkLoad = try await prepareForUpserts(in: session, writing: writing)
-        let upserted = try await copy(changes, upserts, into: isBulkLoad ? "posts" : "incoming", session: session)
+    ) async throws -> (summary: WriteSummary, overwritten: OverwrittenRevisions) {
+        let isBulkLoad = try await prepareForUpserts(in: session, writing: revision != nil)
+        let upserted = try await copy(
+            changes,
+            upserts,
+            into: isBulkLoad ? "posts" : "incoming",
+            revision: isBulkLoad ? revision : nil,
+            session: session
+        )
         if isBulkLoad {
-            return try await finishBulkLoad(of: upserted, in: session)
+            return (try await finishBulkLoad(of: upserted, in: session), OverwrittenRevisions())
         }
-        var summary = try await countIncoming(upserted, in: session)
+        var (summary, overwritten) = try await countIncoming(upserted, in: session)
         summary.deleted = try await countDeletions(of: changes, in: session)
-        guard writing else { return summary }
-        try await writeIncoming(summary, in: session, progress: progress)
-        try await deletePosts(summary.deleted, of: changes, in: session, progress: progress)
-        return summary
+        guard let revision else { return (summary, overwritten) }
+        try await writeIncoming(summary, revision: revision, overwritten: &overwritten, in: session, progress: progress)
+        try await deletePosts(
+            summary.deleted,
+            of: changes,
+            revision: revision,
+            overwritten: &overwritten,
+            in: session,
+            progress: progress
+        )
+        return (summary, overwritten)
     }
 
     /// Readies the session for a write's upserts and tells whether they go straight into the posts table (when
@@ -112,11 +136,12 @@ extension PostgresPostStore: PostStoreProtocol {
         _ changes: PostChangeSet,
         _ upserts: PostStream,
         into table: String,
+        revision: Int?,
         session: PostgresSession
     ) async throws -> Int {
         var upserted: [Int] = []
         do {
-            try await insert(changes, upserts, into: table, ids: &upserted, session: session)
+            try await insert(changes, upserts, into: table, revision: revision, ids: &upserted, session: session)
         } catch  where PostgresFailure.sqlState(of: error) == "23505" {
             // A repeated id, found by the primary key before the check below: name it the same way.
             _ = try upserted.sortedCheckingUpsertRepeats()
@@ -133,22 +158,35 @@ extension PostgresPostStore: PostStoreProtocol {
         return WriteSummary(inserted: inserted)
     }
 
-    /// Counts how many of the posts copied into `incoming` are new, changed and unchanged.
-    private func countIncoming(_ upserted: Int, in session: PostgresSession) async throws -> WriteSummary {
-        guard upserted > 0 else { return WriteSummary() }
+    /// Counts how many of the posts copied into `incoming` are new, changed and unchanged, and the revisions of
+    /// the changed ones' stored versions.
+    private func countIncoming(
+        _ upserted: Int,
+        in session: PostgresSession
+    ) async throws -> (WriteSummary, OverwrittenRevisions) {
+        guard upserted > 0 else { return (WriteSummary(), OverwrittenRevisions()) }
         // A temporary table has no statistics until it is analyzed, and the joins below need them.
         try await session.execute("ANALYZE pg_temp.incoming")
-        let (inserted, updated) = try await session.rows(
+        let (inserted, updated, first, last) = try await session.rows(
             """
-            SELECT count(*) FILTER (WHERE p.id IS NULL),
-                count(*) FILTER (
-                    WHERE p.id IS NOT NULL
-                    AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body))
-            FROM pg_temp.incoming i LEFT JOIN \(unescaped: names.posts) p ON p.id = i.id
+            WITH compared AS (
+                SELECT p.id IS NULL AS is_new, p.revision,
+                    p.id IS NOT NULL AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body)
+                        AS is_changed
+                FROM pg_temp.incoming i LEFT JOIN \(unescaped: names.posts) p ON p.id = i.id
+            )
+            SELECT count(*) FILTER (WHERE is_new), count(*) FILTER (WHERE is_changed),
+                min(revision) FILTER (WHERE is_changed), max(revision) FILTER (WHERE is_changed)
+            FROM compared
             """,
-            as: (Int, Int).self
+            as: (Int, Int, Int?, Int?).self
         )[0]
-        return WriteSummary(inserted: inserted, updated: updated, unchanged: upserted - inserted - updated)
+        var overwritten = OverwrittenRevisions()
+        overwritten.add(first)
+        overwritten.add(last)
+        return (
+            WriteSummary(inserted: inserted, updated: updated, unchanged: upserted - inserted - updated), overwritten
+        )
     }
 
     /// Counts the stored posts a change set deletes (named, or pruned because not in `incoming`), checked against
@@ -173,6 +211,8 @@ extension PostgresPostStore: PostStoreProtocol {
     /// Writes the changed and new posts of `incoming` into the store's table, in a `writing` phase.
     private func writeIncoming(
         _ summary: WriteSummary,
+        revision: Int,
+        overwritten: inout OverwrittenRevisions,
         in session: PostgresSession,
         progress: (WorkProgress) -> Void
     ) async throws {
@@ -182,7 +222,8 @@ extension PostgresPostStore: PostStoreProtocol {
             try await session.execute(
                 """
                 UPDATE \(unescaped: names.posts) p
-                SET user_id = i.user_id, title = i.title, body = i.body, search_text = i.search_text
+                SET user_id = i.user_id, title = i.title, body = i.body, search_text = i.search_text,
+                    revision = \(revision)
                 FROM pg_temp.incoming i
                 WHERE p.id = i.id AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body)
                 """
@@ -191,11 +232,24 @@ extension PostgresPostStore: PostStoreProtocol {
         if summary.inserted > 0 {
             try await session.execute(
                 """
-                INSERT INTO \(unescaped: names.posts) (id, user_id, title, body, search_text)
-                SELECT i.id, i.user_id, i.title, i.body, i.search_text FROM pg_temp.incoming i
+                INSERT INTO \(unescaped: names.posts) (id, user_id, title, body, search_text, revision)
+                SELECT i.id, i.user_id, i.title, i.body, i.search_text, \(revision) FROM pg_temp.incoming i
                 WHERE NOT EXISTS (SELECT 1 FROM \(unescaped: names.posts) p WHERE p.id = i.id)
                 """
             )
+            // The inserted ids' tombstones (a stored id has none) are overwritten versions too.
+            let (first, last) = try await session.rows(
+                """
+                WITH gone AS (
+                    DELETE FROM \(unescaped: names.tombstones) t USING pg_temp.incoming i WHERE t.id = i.id
+                    RETURNING t.revision
+                )
+                SELECT min(revision), max(revision) FROM gone
+                """,
+                as: (Int?, Int?).self
+            )[0]
+            overwritten.add(first)
+            overwritten.add(last)
         }
         if written > 0 { progress(WorkProgress(phase: .writing, completed: written, total: written, isFinished: true)) }
     }
@@ -206,20 +260,63 @@ extension PostgresPostStore: PostStoreProtocol {
     private func deletePosts(
         _ deleted: Int,
         of changes: PostChangeSet,
+        revision: Int,
+        overwritten: inout OverwrittenRevisions,
         in session: PostgresSession,
         progress: (WorkProgress) -> Void
     ) async throws {
         guard deleted > 0 else { return }
         if changes.prune { progress(WorkProgress(phase: .pruning, completed: 0, total: deleted)) }
-        try await session.execute("DELETE FROM \(unescaped: names.posts) WHERE id = ANY(\(Array(changes.deletions)))")
+        try await deleteLeavingTombstones(
+            named: Array(changes.deletions),
+            revision: revision,
+            overwritten: &overwritten,
+            in: session
+        )
         guard changes.prune else { return }
-        try await session.execute(
-            """
-            DELETE FROM \(unescaped: names.posts) p
-            WHERE NOT EXISTS (SELECT 1 FROM pg_temp.incoming i WHERE i.id = p.id)
-            """
+        try await deleteLeavingTombstones(
+            named: nil,
+            revision: revision,
+            overwritten: &overwritten,
+            in: session
         )
         progress(WorkProgress(phase: .pruning, completed: deleted, total: deleted, isFinished: true))
+    }
+
+    /// Deletes the posts with the given ids, or (`nil`) those not in `incoming`, leaving a tombstone of `revision`
+    /// for each.
+    private func deleteLeavingTombstones(
+        named ids: [Int]?,
+        revision: Int,
+        overwritten: inout OverwrittenRevisions,
+        in session: PostgresSession
+    ) async throws {
+        let tombstones = """
+            stones AS (
+                INSERT INTO \(names.tombstones) (id, revision) SELECT id, \(revision) FROM gone
+                ON CONFLICT (id) DO UPDATE SET revision = EXCLUDED.revision
+            )
+            SELECT min(revision), max(revision) FROM gone
+            """
+        let statement: PostgresQuery =
+            if let ids {
+                """
+                WITH gone AS (DELETE FROM \(unescaped: names.posts) WHERE id = ANY(\(ids)) RETURNING id, revision),
+                \(unescaped: tombstones)
+                """
+            } else {
+                """
+                WITH gone AS (
+                    DELETE FROM \(unescaped: names.posts) p
+                    WHERE NOT EXISTS (SELECT 1 FROM pg_temp.incoming i WHERE i.id = p.id)
+                    RETURNING id, revision
+                ),
+                \(unescaped: tombstones)
+                """
+            }
+        let (first, last) = try await session.rows(statement, as: (Int?, Int?).self)[0]
+        overwritten.add(first)
+        overwritten.add(last)
     }
 
     /// Records what a write did besides its posts: a new revision with every `ETag` cleared when it changed any
@@ -227,13 +324,13 @@ extension PostgresPostStore: PostStoreProtocol {
     private func recordWrite(
         of changes: PostChangeSet,
         _ summary: WriteSummary,
+        revision: Int,
+        overwritten: OverwrittenRevisions,
         in session: PostgresSession
-    )
-        async throws
-    {
+    ) async throws {
         if summary.changedAnything {
             try await session.execute("UPDATE \(unescaped: names.syncState) SET etag = NULL WHERE etag IS NOT NULL")
-            try await countRevision(in: session)
+            try await recordChanges(revision: revision, overwritten: overwritten, in: session)
         }
         guard let source = changes.syncState?.source else { return }
         let storedETag = try await storedETag(for: source, in: session)
@@ -255,6 +352,7 @@ extension PostgresPostStore: PostStoreProtocol {
         _ changes: PostChangeSet,
         _ upserts: PostStream,
         into table: String,
+        revision: Int?,
         ids upserted: inout [Int],
         session: PostgresSession
     ) async throws {
@@ -272,10 +370,10 @@ extension PostgresPostStore: PostStoreProtocol {
                 }
                 upserted.append(post.id)
                 rows.append(post)
-                if rows.isFull { try await rows.insert(into: table, session: session) }
+                if rows.isFull { try await rows.insert(into: table, revision: revision, session: session) }
             }
             batch = try reader.nextBatch()
         }
-        try await rows.insert(into: table, session: session)
+        try await rows.insert(into: table, revision: revision, session: session)
     }
 }

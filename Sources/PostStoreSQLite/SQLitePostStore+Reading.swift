@@ -58,7 +58,7 @@ extension SQLitePostStore {
         }
     }
 
-    private static func readPost(_ row: SQLiteStatement) -> Post {
+    static func readPost(_ row: SQLiteStatement) -> Post {
         Post(userId: row.int(at: 1), id: row.int(at: 0), title: row.text(at: 2), body: row.text(at: 3))
     }
 }

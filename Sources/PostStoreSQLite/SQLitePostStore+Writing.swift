@@ -25,8 +25,15 @@ extension SQLitePostStore {
         return try await write {
             try rebuildSearchIndexIfStaleAndKept(progress: progress)
             var reader = try upserts.makeReader()
-            let summary = try perform(changes, streaming: &reader, writing: true, progress: progress)
-            try recordWrite(of: changes, summary)
+            let revision = try storedChangeHistory().revision + 1
+            let (summary, overwritten) = try perform(
+                changes,
+                streaming: &reader,
+                writing: true,
+                revision: revision,
+                progress: progress
+            )
+            try recordWrite(of: changes, summary, revision: revision, overwritten: overwritten)
             return summary
         }
     }
@@ -40,7 +47,7 @@ extension SQLitePostStore {
         return try read {
             try connection.readTransaction {
                 var reader = try upserts.makeReader()
-                return try perform(changes, streaming: &reader, writing: false) { _ in }
+                return try perform(changes, streaming: &reader, writing: false, revision: 0) { _ in }.summary
             }
         }
     }
@@ -53,10 +60,13 @@ extension SQLitePostStore {
                 DELETE FROM posts;
                 DELETE FROM sync_state;
                 DELETE FROM poststore_settings WHERE key = 'search_index';
+                DELETE FROM post_tombstones;
+                DELETE FROM post_writes;
                 """
             )
             try searchIndex.removeAll()
             try countRevision()
+            try startChangeHistoryAtTheRevision()
         }
     }
 
@@ -79,20 +89,31 @@ extension SQLitePostStore {
 
     // MARK: - Statements
 
-    /// Counts what a change set and a stream of upserts do to the posts and, when `writing`, does it; the caller
-    /// holds a transaction (a write transaction when `writing`, which is rolled back when this throws).
+    /// Counts what a change set and a stream of upserts do to the posts and, when `writing`, does it as
+    /// `revision`; the caller holds a transaction (a write transaction when `writing`, which is rolled back when
+    /// this throws).
     ///
     /// Deletions are decided once every upsert is known, and checked against the change set's limit before any is
     /// made.
+    ///
+    /// - Returns: The counts, and the revisions of the versions the write overwrote.
     private func perform(
         _ changes: PostChangeSet,
         streaming reader: inout some PostReader,
         writing: Bool,
+        revision: Int,
         progress: (WorkProgress) -> Void
-    ) throws -> WriteSummary {
+    ) throws -> (summary: WriteSummary, overwritten: OverwrittenRevisions) {
         let isBulkLoad = try holdsNoPosts()
-        let upserts = try upsert(changes, streaming: &reader, isBulkLoad: isBulkLoad, writing: writing)
+        let upserts = try upsert(
+            changes,
+            streaming: &reader,
+            isBulkLoad: isBulkLoad,
+            writing: writing,
+            revision: revision
+        )
         var summary = upserts.summary
+        var overwritten = upserts.overwritten
         let deleted = try idsToDelete(
             for: changes,
             upserted: upserts.ids,
@@ -101,12 +122,18 @@ extension SQLitePostStore {
         )
         summary.deleted = deleted.count
         if writing {
-            try delete(ids: deleted, reportingPruning: changes.prune, progress: progress)
+            try delete(
+                ids: deleted,
+                revision: revision,
+                overwritten: &overwritten,
+                reportingPruning: changes.prune,
+                progress: progress
+            )
             if isBulkLoad, keepsSearchIndex, summary.inserted > 0 {
                 try searchIndex.rebuild(progress: progress)
             }
         }
-        return summary
+        return (summary, overwritten)
     }
 
     /// Whether the posts table is empty: a bulk load, which needs no lookups and whose search index is built in
@@ -124,11 +151,13 @@ extension SQLitePostStore {
         _ changes: PostChangeSet,
         streaming reader: inout some PostReader,
         isBulkLoad: Bool,
-        writing: Bool
+        writing: Bool,
+        revision: Int
     ) throws -> SQLiteUpsertRun {
         let writer = try SQLitePostWriter(
             connection: connection,
-            searchIndex: keepsSearchIndex && !isBulkLoad ? searchIndex : nil
+            searchIndex: keepsSearchIndex && !isBulkLoad ? searchIndex : nil,
+            revision: revision
         )
         var run = SQLiteUpsertRun(writer: writer, changes: changes, isBulkLoad: isBulkLoad, writing: writing)
         try run.upsert(changes.upserts)
@@ -154,29 +183,45 @@ extension SQLitePostStore {
         )
     }
 
-    /// Deletes stored posts, reporting a `pruning` phase when the change set prunes.
+    /// Deletes stored posts, leaving a tombstone of `revision` for each, reporting a `pruning` phase when the
+    /// change set prunes.
     private func delete(
         ids: [Int],
+        revision: Int,
+        overwritten: inout OverwrittenRevisions,
         reportingPruning reports: Bool,
         progress: (WorkProgress) -> Void
     ) throws(SQLiteError) {
         var pruning = WorkProgress(phase: .pruning, completed: 0, total: ids.count)
         if reports, !ids.isEmpty { progress(pruning) }
+        let tombstone = try connection.cachedStatement(
+            "INSERT OR REPLACE INTO post_tombstones (id, revision) VALUES (?, ?)"
+        )
         for id in ids {
             // Present: the transaction began before `idsToDelete` looked.
-            try delete(storedPost(id: id)!)
+            overwritten.add(try delete(storedPost(id: id)!))
+            defer { tombstone.reset() }
+            try tombstone.bind(id, at: 1)
+            try tombstone.bind(revision, at: 2)
+            try tombstone.run()
             pruning.completed += 1
             if reports, pruning.completed % Self.pruningReportInterval == 0 { progress(pruning) }
         }
         if reports, !ids.isEmpty { progress(pruning.finished) }
     }
 
-    /// Records what a write did besides its posts: a new revision with every `ETag` cleared when it changed any
-    /// post, the change set's sync state, and a search index this store does not keep marked stale.
-    private func recordWrite(of changes: PostChangeSet, _ summary: WriteSummary) throws {
+    /// Records what a write did besides its posts: a new revision, with every `ETag` cleared and the change
+    /// history kept, when it changed any post; the change set's sync state; and a search index this store does not
+    /// keep marked stale.
+    private func recordWrite(
+        of changes: PostChangeSet,
+        _ summary: WriteSummary,
+        revision: Int,
+        overwritten: OverwrittenRevisions
+    ) throws {
         if summary.changedAnything {
             try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
-            try countRevision()
+            try recordChanges(revision: revision, overwritten: overwritten)
         }
         if let state = try changes.syncState(
             after: summary,
@@ -208,11 +253,16 @@ extension SQLitePostStore {
     /// How many deletions a pruning phase makes between two reports.
     private static let pruningReportInterval = 4096
 
-    private func delete(_ stored: Post) throws(SQLiteError) {
-        try connection.withStatement("DELETE FROM posts WHERE id = ?") { statement throws(SQLiteError) in
+    /// Deletes a stored post.
+    ///
+    /// - Returns: The revision of the deleted version.
+    private func delete(_ stored: Post) throws(SQLiteError) -> Int {
+        let revision = try connection.withStatement("DELETE FROM posts WHERE id = ? RETURNING revision") {
+            statement throws(SQLiteError) in
             try statement.bind(stored.id)
-            try statement.run()
+            return try statement.rows { $0.int(at: 0) }[0]
         }
         if keepsSearchIndex { try searchIndex.remove(stored) }
+        return revision
     }
 }

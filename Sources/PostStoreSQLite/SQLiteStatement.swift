@@ -133,6 +133,11 @@ final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// The 0-based column `index` as an integer, or `nil` when it is SQL NULL.
+    func optionalInt(at index: Int32) -> Int? {
+        sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : int(at: index)
+    }
+
     /// The 0-based column `index` as text, or `nil` when it is SQL NULL.
     func optionalText(at index: Int32) -> String? {
         sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : text(at: index)

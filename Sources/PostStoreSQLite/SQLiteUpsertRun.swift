@@ -19,6 +19,9 @@ struct SQLiteUpsertRun {
     /// than a hash-table lookup per post.
     private(set) var ids: [Int] = []
 
+    /// The revisions of the versions the upserts overwrote (replaced posts, and tombstones of inserted ids).
+    private(set) var overwritten = OverwrittenRevisions()
+
     /// - Parameters:
     ///   - writer: The writer, prepared in the caller's transaction.
     ///   - changes: The change set: its deletions may not be upserted.
@@ -49,9 +52,14 @@ struct SQLiteUpsertRun {
                 try insertIntoEmptyStore(post)
             } else {
                 switch try writer.upsert(post, writing: writing) {
-                case .inserted: summary.inserted += 1
-                case .updated: summary.updated += 1
-                case .unchanged: summary.unchanged += 1
+                case .inserted(let tombstone):
+                    summary.inserted += 1
+                    overwritten.add(tombstone)
+                case .updated(let revision):
+                    summary.updated += 1
+                    overwritten.add(revision)
+                case .unchanged:
+                    summary.unchanged += 1
                 }
             }
         }
@@ -60,7 +68,7 @@ struct SQLiteUpsertRun {
     /// Inserts a post into a store that was empty, without looking its id up first.
     private mutating func insertIntoEmptyStore(_ post: Post) throws {
         do {
-            if writing { try writer.insert(post) }
+            if writing { overwritten.add(try writer.insert(post)) }
         } catch let error as SQLiteError where error.primaryCode == SQLITE_CONSTRAINT {
             // A repeated id, found by the table before the check after the stream: name it the same way.
             _ = try ids.sortedCheckingUpsertRepeats()

@@ -10,7 +10,7 @@ import Testing
     static let posts = SamplePosts.make(count: 25)
 
     @Test(arguments: [
-        ("sqlite:posts.sqlite", "sqlite", "posts.sqlite", 5), ("json:posts.json", "json", "posts.json", 1),
+        ("sqlite:posts.sqlite", "sqlite", "posts.sqlite", 6), ("json:posts.json", "json", "posts.json", 2),
     ])
     func textDescribesTheStore(store: String, engine: String, location: String, version: Int) async throws {
         let sandbox = try Sandbox()
@@ -52,7 +52,7 @@ import Testing
         #expect(result.output.contains(#"in\r\n\u{1B}[31m.json"#), "\(result)")
     }
 
-    @Test(arguments: [("sqlite:posts.sqlite", "sqlite", 5), ("json:posts.json", "json", 1)])
+    @Test(arguments: [("sqlite:posts.sqlite", "sqlite", 6), ("json:posts.json", "json", 2)])
     func jsonHasEveryKey(store: String, engine: String, version: Int) async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(Self.posts, into: store)
@@ -75,7 +75,7 @@ import Testing
         #expect(abs(date.timeIntervalSinceNow) < 600, "\(syncedAt)")
     }
 
-    /// The version shown is the one the JSON file records, read with its posts. This build reads version 1 only, so
+    /// The version shown is the one the JSON file records, read with its posts. This build reads versions 1 and 2, so
     /// a file that records another version cannot be described: `info` refuses it as `open` does (exit 74), names
     /// the version the file records, prints nothing on standard output, and leaves the file untouched.
     @Test(arguments: ["text", "json"])
@@ -84,7 +84,7 @@ import Testing
         try await sandbox.seed(Self.posts, into: "json:posts.json")
         let original = try #require(sandbox.contents(of: "posts.json"))
         let newer = try #require(
-            String(decoding: original, as: UTF8.self).replacing("\"formatVersion\": 1,", with: "\"formatVersion\": 2,")
+            String(decoding: original, as: UTF8.self).replacing("\"formatVersion\": 2,", with: "\"formatVersion\": 3,")
                 .data(using: .utf8)
         )
         #expect(newer != original)
@@ -94,7 +94,7 @@ import Testing
 
         #expect(result.exitCode == 74, "\(result)")
         #expect(result.standardOutput.isEmpty, "\(result)")
-        #expect(result.errorOutput.contains("format version 2"), "\(result)")
+        #expect(result.errorOutput.contains("format version 3"), "\(result)")
         #expect(sandbox.contents(of: "posts.json") == newer)
     }
 

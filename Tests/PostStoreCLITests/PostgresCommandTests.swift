@@ -36,8 +36,8 @@ struct PostgresCommandTests {
         #expect(again.exitCode == 0 && again.output.contains("0 inserted, 0 updated, 30 unchanged"), "\(again)")
         #expect(try PostJSON.decode(query.standardOutput) == Self.posts.filter { $0.userId == 1 })
         #expect(info.output.contains("engine:         postgres"), "\(info)")
-        #expect(info.output.contains("schema version: 4") && info.output.contains("posts:          30"), "\(info)")
-        #expect(migrations.outputLines.allSatisfy { $0.hasPrefix("applied  ") } && migrations.outputLines.count == 4)
+        #expect(info.output.contains("schema version: 5") && info.output.contains("posts:          30"), "\(info)")
+        #expect(migrations.outputLines.allSatisfy { $0.hasPrefix("applied  ") } && migrations.outputLines.count == 5)
         #expect(verbose.exitCode == 0, "\(verbose)")
         for result in [first, again, query, info, migrations, verbose] {
             #expect(!(result.output + result.errorOutput).contains(Self.password), "\(result)")

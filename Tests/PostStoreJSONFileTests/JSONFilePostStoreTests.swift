@@ -72,7 +72,7 @@ struct JSONFilePostStoreTests {
             Post(userId: 1, id: 2, title: "t", body: "b"),
         ])
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.hasPrefix("{\n  \"format\": \"poststore-json\",\n  \"formatVersion\": 1,\n"))
+        #expect(text.hasPrefix("{\n  \"format\": \"poststore-json\",\n  \"formatVersion\": 2,\n  \"changes\": {\n"))
         #expect(
             text.contains(
                 """
@@ -91,9 +91,8 @@ struct JSONFilePostStoreTests {
         #expect((object?["posts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2, 10])
     }
 
-    /// `poststore info` shows the version the file records, read with its count and sync states. This build reads
-    /// only version 1 (a newer one is refused, see `corruptFilesAreRefused`), so that is the one a file can
-    /// hold here; a later build's `currentVersion` will differ from an older file's.
+    /// `poststore info` shows the version the file records, read with its count and sync states: an older build's
+    /// version 1 until this build writes the file (a newer version is refused, see `corruptFilesAreRefused`).
     @Test("the format version is the file's own, read with the count and sync states")
     func formatVersionIsTheFilesOwn() async throws {
         let directory = try TemporaryDirectory()
@@ -106,6 +105,47 @@ struct JSONFilePostStoreTests {
         let description = try await store.describe()
 
         #expect(description == StoreDescription(count: 1, syncStates: [], formatVersion: 1))
+    }
+
+    @Test("a version 1 file opens with a token of its posts, answered until a write moves it to version 2")
+    func versionOneFilesJoinTheFeed() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let document =
+            #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 7, "title": "", "body": ""}]}"#
+        try Data(document.utf8).write(to: URL(fileURLWithPath: path))
+        let store = try JSONFilePostStore(path: path, mode: .openExisting)
+        let before = try await store.changes(since: nil)
+        #expect(before.posts.map(\.id) == [7])
+        #expect(try await JSONFilePostStore(path: path).changeToken() == before.next, "every process agrees")
+        #expect(try await store.changes(since: before.next).count == 0)
+
+        try await store.upsert(SamplePosts.make(count: 1))
+        #expect(try await store.describe().formatVersion == 2)
+        let after = try await JSONFilePostStore(path: path).changes(since: before.next)
+        #expect(after.posts == SamplePosts.make(count: 1) && after.deletedIds.isEmpty)
+    }
+
+    @Test("a file edited by hand drops its history: earlier tokens must refetch, and the edit is in the next full read")
+    func handEditsDropTheHistory() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let store = try JSONFilePostStore(path: path)
+        try await store.upsert(SamplePosts.make(count: 2))
+        let token = try await store.changeToken()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let title = SamplePosts.make(count: 1)[0].title
+        try Data(text.replacing(title, with: "Edited by hand").utf8).write(to: URL(fileURLWithPath: path))
+
+        await #expect {
+            _ = try await store.changes(since: token)
+        } throws: { ($0 as? PostStoreError)?.code == .mustRefetch }
+        let now = try await store.changes(since: nil)
+        #expect(now.posts.first?.title == "Edited by hand")
+        let other = try await JSONFilePostStore(path: path).changeToken()
+        #expect(other == now.next, "every process agrees")
+        try await store.upsert(SamplePosts.make(count: 1, firstId: 3))
+        #expect(try await store.changes(since: now.next).posts.map(\.id) == [3])
     }
 
     @Test("a write that changes nothing does not rewrite the file")
@@ -135,7 +175,7 @@ struct JSONFilePostStoreTests {
         ("not JSON", "{ this is not json", .corruptStore, "not valid JSON"),
         ("a bare array", "[]", .corruptStore, "must be an object, found an array"),
         ("another JSON document", #"{"name": "package.json"}"#, .corruptStore, "format"),
-        ("newer format", #"{"format": "poststore-json", "formatVersion": 2, "posts": []}"#, .unsupportedVersion, "2"),
+        ("newer format", #"{"format": "poststore-json", "formatVersion": 3, "posts": []}"#, .unsupportedVersion, "3"),
         (
             "a post with a wrong type",
             #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 7, "title": 5, "body": ""}]}"#,
@@ -169,6 +209,15 @@ struct JSONFilePostStoreTests {
             "a sync time that is not a number",
             #"{"format": "poststore-json", "formatVersion": 1, "posts": [], "syncStates": [{"source": "s", "syncedAtMilliseconds": "x", "fetched": 0, "inserted": 0, "updated": 0, "unchanged": 0, "deleted": 0}]}"#,
             .corruptStore, #"field "syncedAtMilliseconds" must be an integer"#
+        ),
+        (
+            "a version 2 file without its change history",
+            #"{"format": "poststore-json", "formatVersion": 2, "posts": []}"#, .corruptStore, #"no "changes""#
+        ),
+        (
+            "a change history that disagrees with the posts",
+            #"{"format": "poststore-json", "formatVersion": 2, "changes": {"storeId": "ab", "revision": 1, "floor": 0, "historyLimit": 10, "postsDigest": "ccbf29ce484222325", "postRevisions": [], "tombstones": [[1, 5]], "writes": []}, "posts": []}"#,
+            .corruptStore, "disagree"
         ),
         ("invalid UTF-8", "{\"format\": \"poststore-json\u{FFFD}", .corruptStore, "JSON"),
     ]

@@ -71,6 +71,46 @@ struct SQLiteMigratorTests {
         #expect(try sqlite3(path, "SELECT count(*) FROM poststore_migrations") == String(SQLiteMigration.all.count))
     }
 
+    @Test("a store from before the changes feed begins its history at its revision; its posts stay out of answers")
+    func storeFromBeforeTheChangesFeed() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let old = SQLiteMigrator(
+            migrations: Array(SQLiteMigration.all.prefix(5)),
+            checksSchema: false
+        )
+        _ = try SQLitePostStore(
+            path: path,
+            mode: .createIfMissing,
+            busyTimeout: .seconds(5),
+            searchIndex: false,
+            migrator: old,
+            clock: SystemClock()
+        )
+        _ = try sqlite3(
+            path,
+            """
+            INSERT INTO posts (id, user_id, title, body) VALUES (1, 1, 'Old', 'post'), (2, 1, 'Another', 'one');
+            UPDATE poststore_settings SET value = '7' WHERE key = 'revision';
+            """
+        )
+        let storeID = try sqlite3(path, "SELECT value FROM poststore_settings WHERE key = 'store_id'")
+
+        let store = try SQLitePostStore(path: path, mode: .openExisting)
+        let token = try #require(ChangeToken("\(storeID)-7"), "the revision an ETag of the older build carried")
+        #expect(try await store.changeToken() == token)
+        #expect(
+            try await store.changes(since: token)
+                == PostChanges(posts: [], deletedIds: [], next: token, isCaughtUp: true)
+        )
+        await #expect {
+            _ = try await store.changes(since: ChangeToken("\(storeID)-6")!)
+        } throws: { ($0 as? PostStoreError)?.code == .mustRefetch }
+        #expect(try await store.changes(since: nil).posts.map(\.id) == [1, 2])
+        try await store.upsert([Post(userId: 1, id: 2, title: "Another", body: "changed")])
+        #expect(try await store.changes(since: token).posts.map(\.id) == [2])
+    }
+
     @Test("an up-to-date file opens without changes")
     func upToDateFile() async throws {
         let directory = try TemporaryDirectory()

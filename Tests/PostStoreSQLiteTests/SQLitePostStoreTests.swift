@@ -326,7 +326,7 @@ struct SQLiteOutsideWorldTests {
         let path = directory.file("posts.sqlite")
         let store = try SQLitePostStore(path: path)
         try await store.upsert([Post(userId: 1, id: 1, title: "original", body: "text")])
-        _ = try sqlite3(path, "INSERT INTO posts VALUES (2, 1, 'Handmade', 'by the shell')")
+        _ = try sqlite3(path, "INSERT INTO posts (id, user_id, title, body) VALUES (2, 1, 'Handmade', 'by the shell')")
         _ = try sqlite3(path, "UPDATE posts SET title = 'Edited by hand' WHERE id = 1")
 
         // Not indexed yet, so an index-narrowed search misses it; the id filter and count see it.
@@ -341,7 +341,7 @@ struct SQLiteOutsideWorldTests {
         #expect(try await store.query(PostQuery(search: "final")).map(\.id) == [1])
         #expect(try sqlite3(path, "INSERT INTO posts_search (posts_search) VALUES ('integrity-check')") == "")
 
-        _ = try sqlite3(path, "INSERT INTO posts VALUES (3, 1, 'Another handmade', '')")
+        _ = try sqlite3(path, "INSERT INTO posts (id, user_id, title, body) VALUES (3, 1, 'Another handmade', '')")
         try await store.rebuildSearchIndex()
         #expect(try await store.query(PostQuery(search: "handmade")).map(\.id) == [2, 3])
     }

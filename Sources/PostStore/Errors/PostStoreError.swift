@@ -22,7 +22,7 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case storeNotFound, corruptStore, unsupportedVersion, migrationMismatch, ioFailure, storeBusy
             case constraintViolation, tooManyDeletions, invalidQuery, invalidArgument, invalidData
-            case sourceNotFound, sourceUnavailable, missingDependency, storeUnavailable, accessDenied
+            case sourceNotFound, sourceUnavailable, missingDependency, storeUnavailable, accessDenied, mustRefetch
         }
 
         private let value: Value
@@ -64,6 +64,10 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         /// A database server refused the login or the store's schema to this user (a wrong password, a missing
         /// privilege).
         public static let accessDenied = Code(.accessDenied)
+        /// A store cannot tell the changes since a ``ChangeToken``: the token comes from another store (or from one
+        /// deleted and made again at the same place), from before the change history the store keeps, or from
+        /// ahead of it. Fetch every post again; ``SyncService`` does so by itself.
+        public static let mustRefetch = Code(.mustRefetch)
         /// A `DependencyStore` (`PostStoreContainer`) has nothing registered for a type it was asked for (the message names the type
         /// and what is registered), or its factories depend on each other in a cycle.
         public static let missingDependency = Code(.missingDependency)

@@ -10,16 +10,14 @@
 /// let count = try await store.count()  // 1
 /// ```
 public actor InMemoryPostStore: PostStoreProtocol {
-    /// The posts and sync states; `package` for the engine table's `describe()` (PostStoreEngines).
+    /// The posts, sync states and change history; `package` for the engine table's `describe()`
+    /// (PostStoreEngines).
     package private(set) var contents = StoreContents()
-    /// Counts the writes that changed posts; with ``instance``, this store's revision.
-    private var changes = 0
-    /// Tells this store's revisions from another's (the counts of two stores meet).
-    private let instance = StableHasher.random()
 
     /// Creates a store holding the given posts.
     ///
-    /// - Parameter posts: The initial posts; for a repeated id the last one wins.
+    /// - Parameter posts: The initial posts; for a repeated id the last one wins. They are the store's first state:
+    ///   its history begins after them.
     public init(posts: [Post] = []) {
         for post in posts {
             contents.posts[post.id] = post
@@ -28,9 +26,7 @@ public actor InMemoryPostStore: PostStoreProtocol {
 
     @discardableResult
     public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
-        let summary = try contents.apply(changes)
-        if summary.changedAnything { self.changes += 1 }
-        return summary
+        try contents.apply(changes)
     }
 
     public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
@@ -51,8 +47,7 @@ public actor InMemoryPostStore: PostStoreProtocol {
     }
 
     public func removeAll() throws {
-        if !contents.posts.isEmpty { changes += 1 }
-        contents = StoreContents()
+        contents.removeAll()
     }
 
     public func syncState(for source: String) throws -> SyncState? {
@@ -62,11 +57,31 @@ public actor InMemoryPostStore: PostStoreProtocol {
     public func syncStates() throws -> [SyncState] {
         contents.orderedSyncStates
     }
+
+    // `async`, as the requirement: a synchronous method would lose to `PostStoreProtocol`'s default (which reads
+    // every post) when called on this type in an asynchronous context, where Swift prefers the `async` overload.
+    public func changeToken() async -> ChangeToken {
+        contents.history.token
+    }
+
+    public func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
+        try contents.changes(since: token, limit: limit)
+    }
+}
+
+extension InMemoryPostStore: ChangeHistoryKeeping {
+    public func changeHistory() -> ChangeHistorySummary {
+        contents.history.summary
+    }
+
+    public func setChangeHistoryLimit(_ writes: Int) throws {
+        try contents.history.setLimit(writes)
+    }
 }
 
 extension InMemoryPostStore: PostPageReading {
     package func revision() -> String {
-        "\(instance)-\(changes)"
+        contents.history.token.description
     }
 
     package func page(_ query: PostQuery) throws -> PostPage {

@@ -1,4 +1,4 @@
-/// Everything a store holds, as plain values: the posts and the sync states.
+/// Everything a store holds, as plain values: the posts, the sync states and the change history.
 ///
 /// The in-memory and JSON-file engines keep their data in this form and share its write and read logic, so they
 /// cannot drift apart; the SQLite engine implements the same contract in SQL and the differential tests hold it to
@@ -9,6 +9,9 @@ package struct StoreContents: Sendable, Equatable {
 
     /// The sync states, keyed by source.
     package var syncStates: [SourceKey: SyncState] = [:]
+
+    /// The changes feed's bookkeeping: every write that changes posts is recorded in it.
+    package var history = ChangeHistory()
 
     /// Nothing: an empty store.
     package init() {}
@@ -31,22 +34,26 @@ package struct StoreContents: Sendable, Equatable {
             isStored: { posts[$0] != nil }
         )
         var summary = WriteSummary()
+        var written: [Int] = []
         for post in changes.upserts {
             switch posts[post.id] {
             case nil:
                 summary.inserted += 1
                 posts[post.id] = post
+                written.append(post.id)
             case let existing? where existing == post:
                 summary.unchanged += 1
             case _?:
                 summary.updated += 1
                 posts[post.id] = post
+                written.append(post.id)
             }
         }
         for id in deleted {
             posts[id] = nil
         }
         summary.deleted = deleted.count
+        history.record(written: written, deleted: deleted)
         if summary.changedAnything {
             for key in Array(syncStates.keys) where syncStates[key]?.etag != nil {
                 syncStates[key]?.etag = nil
@@ -63,6 +70,18 @@ package struct StoreContents: Sendable, Equatable {
             syncStates[SourceKey(state.source)] = state
         }
         return summary
+    }
+
+    /// Deletes every post and sync state; the history records it, so every earlier token must refetch.
+    package mutating func removeAll() {
+        history.recordRemovingAll(changedPosts: !posts.isEmpty)
+        posts = [:]
+        syncStates = [:]
+    }
+
+    /// The changes since `token`; see ``PostStoreProtocol/changes(since:limit:)``.
+    package func changes(since token: ChangeToken?, limit: Int) throws(PostStoreError) -> PostChanges {
+        try history.changes(since: token, limit: limit, posts: posts)
     }
 
     /// Answers a query; see ``PostQuery``.

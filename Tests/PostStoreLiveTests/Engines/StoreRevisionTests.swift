@@ -39,7 +39,7 @@ import Testing
         #expect(try await store.readPage(PostQuery()).revision == (try await revision(store)))
     }
 
-    @Test(arguments: StoreKind.allCases.filter { $0.engine != .json })
+    @Test(arguments: StoreKind.allCases)
     func twoStoresWithTheSamePostsDoNotShareOne(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.keepAlive() }

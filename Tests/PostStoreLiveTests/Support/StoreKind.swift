@@ -209,6 +209,12 @@ extension StoreKind: ContractSubject {
 
     func removeStores(at directory: TemporaryDirectory) async throws {
         if isOnServer { try await PostgresTestServer.dropSchema(schema(in: directory)) }
+        guard isPersistent, !isOnServer else { return }
+        let file = file(in: directory)
+        for path in [file, file + "-wal", file + "-shm", file + ".lock"]
+        where FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.removeItem(atPath: path)
+        }
     }
 }
 

@@ -1,0 +1,157 @@
+public import PostStore
+import PostgresNIO
+
+/// The changes feed (migration 0005): each post's `revision`, `post_tombstones`, `post_writes`, and in the
+/// `store_revision` row the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
+extension PostgresPostStore: ChangeHistoryKeeping {
+    /// The bookkeeping of the store's history, as its `store_revision` row holds it.
+    struct StoredChangeHistory: Sendable {
+        let storeID: String
+        let revision: Int
+        let floor: Int
+        let limit: Int
+
+        var token: ChangeToken { ChangeToken(storeID: storeID, revision: revision) }
+
+        var summary: ChangeHistorySummary {
+            ChangeHistorySummary(oldest: ChangeToken(storeID: storeID, revision: floor), newest: token, limit: limit)
+        }
+    }
+
+    public func changeHistory() async throws -> ChangeHistorySummary {
+        try await read { session in try await storedChangeHistory(in: session).summary }
+    }
+
+    public func setChangeHistoryLimit(_ writes: Int) async throws {
+        try ChangeHistory.validate(historyLimit: writes)
+        try await write { session in
+            try await session.execute("UPDATE \(unescaped: names.storeRevision) SET change_history_limit = \(writes)")
+            let history = try await storedChangeHistory(in: session)
+            if history.revision - history.floor > writes {
+                try await moveChangeFloor(to: history.revision - writes, in: session)
+            }
+        }
+    }
+
+    public func changeToken() async throws -> ChangeToken {
+        try await read { session in try await storedChangeHistory(in: session).token }
+    }
+
+    public func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
+        try ChangeHistory.validate(limit: limit)
+        return try await read { session in
+            try await session.snapshot { session in
+                let history = try await storedChangeHistory(in: session)
+                guard let token else {
+                    return PostChanges(
+                        posts: try await posts(
+                            "SELECT id, user_id, title, body FROM \(unescaped: names.posts) ORDER BY id",
+                            in: session
+                        ),
+                        deletedIds: [],
+                        next: history.token,
+                        isCaughtUp: true
+                    )
+                }
+                try ChangeHistory.check(token, storeID: history.storeID, floor: history.floor, head: history.revision)
+                let since = token.revision
+                let upcoming = try await session.rows(
+                    """
+                    (SELECT revision FROM \(unescaped: names.posts) WHERE revision > \(since)
+                        ORDER BY revision LIMIT \(limit + 1))
+                    UNION ALL
+                    (SELECT revision FROM \(unescaped: names.tombstones) WHERE revision > \(since)
+                        ORDER BY revision LIMIT \(limit + 1))
+                    ORDER BY 1 LIMIT \(limit + 1)
+                    """,
+                    as: Int.self
+                )
+                var end = ChangePageEnd.find(
+                    since: since,
+                    head: history.revision,
+                    limit: limit,
+                    revisionOfChange: { n in n <= upcoming.count ? upcoming[n - 1] : nil },
+                    latestOverwrite: { _, _ in nil }
+                )
+                while let later = try await latestOverwrite(since: since, end: end, in: session) { end = later }
+                return PostChanges(
+                    posts: try await posts(
+                        """
+                        SELECT id, user_id, title, body FROM \(unescaped: names.posts)
+                        WHERE revision > \(since) AND revision <= \(end) ORDER BY id
+                        """,
+                        in: session
+                    ),
+                    deletedIds: try await session.rows(
+                        """
+                        SELECT id FROM \(unescaped: names.tombstones)
+                        WHERE revision > \(since) AND revision <= \(end) ORDER BY id
+                        """,
+                        as: Int.self
+                    ),
+                    next: ChangeToken(storeID: history.storeID, revision: end),
+                    isCaughtUp: end == history.revision
+                )
+            }
+        }
+    }
+
+    /// The store's identity, revision, history floor and limit.
+    func storedChangeHistory(in session: PostgresSession) async throws -> StoredChangeHistory {
+        let (storeID, revision, floor, limit) = try await session.rows(
+            """
+            SELECT store_id, revision, change_floor, change_history_limit FROM \(unescaped: names.storeRevision)
+            """,
+            as: (String, Int, Int, Int).self
+        )[0]
+        return StoredChangeHistory(storeID: storeID, revision: revision, floor: floor, limit: limit)
+    }
+
+    /// Records a write that changed posts as `revision`: the store's revision, what it overwrote, and the history
+    /// compacted when it is time.
+    func recordChanges(revision: Int, overwritten: OverwrittenRevisions, in session: PostgresSession) async throws {
+        let history = try await storedChangeHistory(in: session)
+        try await countRevision(in: session)
+        if let range = overwritten.range {
+            try await session.execute(
+                """
+                INSERT INTO \(unescaped: names.writes) (revision, overwrote_first, overwrote_last)
+                VALUES (\(revision), \(range.lowerBound), \(range.upperBound))
+                """
+            )
+        }
+        if let floor = ChangeHistory.compactedFloor(revision: revision, floor: history.floor, limit: history.limit) {
+            try await moveChangeFloor(to: floor, in: session)
+        }
+    }
+
+    /// Begins the history at the store's revision: every earlier token must refetch (the store was emptied).
+    func startChangeHistoryAtTheRevision(in session: PostgresSession) async throws {
+        try await moveChangeFloor(to: try await storedChangeHistory(in: session).revision, in: session)
+    }
+
+    private func moveChangeFloor(to floor: Int, in session: PostgresSession) async throws {
+        try await session.execute("DELETE FROM \(unescaped: names.tombstones) WHERE revision <= \(floor)")
+        try await session.execute("DELETE FROM \(unescaped: names.writes) WHERE revision <= \(floor)")
+        try await session.execute("UPDATE \(unescaped: names.storeRevision) SET change_floor = \(floor)")
+    }
+
+    /// The latest write after `end` whose overwritten range meets `(since, end]` (see ``ChangePageEnd``).
+    private func latestOverwrite(since: Int, end: Int, in session: PostgresSession) async throws -> Int? {
+        try await session.rows(
+            """
+            SELECT max(revision) FROM \(unescaped: names.writes)
+            WHERE revision > \(end) AND overwrote_first <= \(end) AND overwrote_last > \(since)
+            """,
+            as: Int?.self
+        )[0]
+    }
+
+    /// Every post a statement of `id, user_id, title, body` selects, taken as the rows arrive.
+    private func posts(_ query: PostgresQuery, in session: PostgresSession) async throws -> [Post] {
+        let all = PostQuery()
+        let answer = PostgresAnswer(plan: PostgresQueryPlan(all, posts: names.posts), query: all)
+        try await session.forEachRow(query) { row in try answer.take(Self.post(in: row)) }
+        return answer.posts
+    }
+}

@@ -1,0 +1,175 @@
+public import PostStore
+import PostStoreCSQLite
+
+/// The changes feed (migration 0006): each post's `revision`, `post_tombstones`, `post_writes`, and in
+/// `poststore_settings` the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
+extension SQLitePostStore: ChangeHistoryKeeping {
+    /// The bookkeeping of the store's history, as `poststore_settings` holds it.
+    struct StoredChangeHistory {
+        let storeID: String
+        let revision: Int
+        let floor: Int
+        let limit: Int
+
+        var token: ChangeToken { ChangeToken(storeID: storeID, revision: revision) }
+
+        var summary: ChangeHistorySummary {
+            ChangeHistorySummary(oldest: ChangeToken(storeID: storeID, revision: floor), newest: token, limit: limit)
+        }
+    }
+
+    public func changeHistory() throws -> ChangeHistorySummary {
+        try read { try storedChangeHistory().summary }
+    }
+
+    public func setChangeHistoryLimit(_ writes: Int) async throws {
+        try ChangeHistory.validate(historyLimit: writes)
+        try await write {
+            try connection.withStatement(
+                "UPDATE poststore_settings SET value = CAST(? AS TEXT) WHERE key = 'change_history_limit'"
+            ) { statement throws(SQLiteError) in
+                try statement.bind(writes)
+                try statement.run()
+            }
+            let history = try storedChangeHistory()
+            if history.revision - history.floor > writes { try moveChangeFloor(to: history.revision - writes) }
+        }
+    }
+
+    public func changeToken() async throws -> ChangeToken {
+        try read { try storedChangeHistory().token }
+    }
+
+    public func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
+        try ChangeHistory.validate(limit: limit)
+        return try read {
+            try connection.readTransaction {
+                let history = try storedChangeHistory()
+                guard let token else {
+                    return PostChanges(
+                        posts: try run(SQLiteQueryPlan(PostQuery(), usingSearchIndex: false)),
+                        deletedIds: [],
+                        next: history.token,
+                        isCaughtUp: true
+                    )
+                }
+                try ChangeHistory.check(token, storeID: history.storeID, floor: history.floor, head: history.revision)
+                let end = try ChangePageEnd.find(
+                    since: token.revision,
+                    head: history.revision,
+                    limit: limit,
+                    revisionOfChange: { n throws(SQLiteError) in try revisionOfChange(n, since: token.revision) },
+                    latestOverwrite: latestOverwrite(since:end:)
+                )
+                return PostChanges(
+                    posts: try postsWritten(after: token.revision, through: end),
+                    deletedIds: try idsDeleted(after: token.revision, through: end),
+                    next: ChangeToken(storeID: history.storeID, revision: end),
+                    isCaughtUp: end == history.revision
+                )
+            }
+        }
+    }
+
+    /// The store's identity, revision, history floor and limit.
+    func storedChangeHistory() throws(SQLiteError) -> StoredChangeHistory {
+        let values = try connection.withStatement(
+            """
+            SELECT key, value FROM poststore_settings
+            WHERE key IN ('store_id', 'revision', 'change_floor', 'change_history_limit')
+            """
+        ) { statement throws(SQLiteError) in
+            Dictionary(uniqueKeysWithValues: try statement.rows { ($0.text(at: 0), $0.text(at: 1)) })
+        }
+        guard let storeID = values["store_id"], let revision = values["revision"].flatMap({ Int($0) }),
+            let floor = values["change_floor"].flatMap({ Int($0) }),
+            let limit = values["change_history_limit"].flatMap({ Int($0) })
+        else {
+            throw SQLiteError(
+                extendedCode: SQLITE_CORRUPT,
+                message: "poststore_settings lacks the change history's keys"
+            )
+        }
+        return StoredChangeHistory(storeID: storeID, revision: revision, floor: floor, limit: limit)
+    }
+
+    /// Records a write that changed posts as `revision`: the store's revision, what it overwrote, and the history
+    /// compacted when it is time.
+    func recordChanges(revision: Int, overwritten: OverwrittenRevisions) throws(SQLiteError) {
+        let history = try storedChangeHistory()
+        try countRevision()
+        if let range = overwritten.range {
+            try connection.withStatement(
+                "INSERT INTO post_writes (revision, overwrote_first, overwrote_last) VALUES (?, ?, ?)"
+            ) { statement throws(SQLiteError) in
+                try statement.bind(revision, range.lowerBound, range.upperBound)
+                try statement.run()
+            }
+        }
+        if let floor = ChangeHistory.compactedFloor(revision: revision, floor: history.floor, limit: history.limit) {
+            try moveChangeFloor(to: floor)
+        }
+    }
+
+    /// Begins the history at the store's revision: every earlier token must refetch (the store was emptied).
+    func startChangeHistoryAtTheRevision() throws(SQLiteError) {
+        try moveChangeFloor(to: try storedChangeHistory().revision)
+    }
+
+    private func moveChangeFloor(to floor: Int) throws(SQLiteError) {
+        for sql in [
+            "DELETE FROM post_tombstones WHERE revision <= ?",
+            "DELETE FROM post_writes WHERE revision <= ?",
+            "UPDATE poststore_settings SET value = CAST(? AS TEXT) WHERE key = 'change_floor'",
+        ] {
+            try connection.withStatement(sql) { statement throws(SQLiteError) in
+                try statement.bind(floor)
+                try statement.run()
+            }
+        }
+    }
+
+    /// The revision of the `n`th change after `since` (1-based), posts and tombstones merged in revision order.
+    private func revisionOfChange(_ n: Int, since: Int) throws(SQLiteError) -> Int? {
+        func first(_ sql: String) throws(SQLiteError) -> [Int] {
+            try connection.withStatement(sql) { statement throws(SQLiteError) in
+                try statement.bind(since, n)
+                return try statement.rows { $0.int(at: 0) }
+            }
+        }
+        let written = try first("SELECT revision FROM posts WHERE revision > ? ORDER BY revision LIMIT ?")
+        let deleted = try first("SELECT revision FROM post_tombstones WHERE revision > ? ORDER BY revision LIMIT ?")
+        guard written.count + deleted.count >= n else { return nil }
+        return (written + deleted).sorted()[n - 1]
+    }
+
+    private func latestOverwrite(since: Int, end: Int) throws(SQLiteError) -> Int? {
+        try connection.withStatement(
+            """
+            SELECT max(revision) FROM post_writes
+            WHERE revision > ? AND overwrote_first <= ? AND overwrote_last > ?
+            """
+        ) { statement throws(SQLiteError) in
+            try statement.bind(end, end, since)
+            return try statement.rows { $0.optionalInt(at: 0) }.first ?? nil
+        }
+    }
+
+    private func postsWritten(after since: Int, through end: Int) throws(SQLiteError) -> [Post] {
+        try connection.withStatement(
+            "SELECT id, user_id, title, body FROM posts WHERE revision > ? AND revision <= ? ORDER BY id"
+        ) { statement throws(SQLiteError) in
+            try statement.bind(since, end)
+            return try statement.rows(Self.readPost)
+        }
+    }
+
+    private func idsDeleted(after since: Int, through end: Int) throws(SQLiteError) -> [Int] {
+        try connection.withStatement(
+            "SELECT id FROM post_tombstones WHERE revision > ? AND revision <= ? ORDER BY id"
+        ) { statement throws(SQLiteError) in
+            try statement.bind(since, end)
+            return try statement.rows { $0.int(at: 0) }
+        }
+    }
+}
