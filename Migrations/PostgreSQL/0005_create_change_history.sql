@@ -26,3 +26,6 @@ ALTER TABLE store_revision
     ADD COLUMN change_history_limit bigint NOT NULL DEFAULT 1000000;
 
 UPDATE store_revision SET change_floor = revision;
+
+-- The token of the source's feed a sync's posts stand at (its checkpoint), cleared as the ETag is.
+ALTER TABLE sync_state ADD COLUMN change_token text;

@@ -24,3 +24,6 @@ CREATE TABLE post_writes (
 INSERT INTO poststore_settings (key, value)
     SELECT 'change_floor', value FROM poststore_settings WHERE key = 'revision';
 INSERT INTO poststore_settings (key, value) VALUES ('change_history_limit', '1000000');
+
+-- The token of the source's feed a sync's posts stand at (its checkpoint), cleared as the ETag is.
+ALTER TABLE sync_state ADD COLUMN change_token TEXT;

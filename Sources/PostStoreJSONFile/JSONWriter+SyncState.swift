@@ -18,6 +18,11 @@ extension JSONWriter {
             key(name)
             integer(value)
         }
+        if let token = state.changeToken {
+            raw(", ")
+            key("changeToken")
+            string(token.description)
+        }
         raw("}")
     }
 }

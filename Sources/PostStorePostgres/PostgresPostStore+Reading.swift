@@ -88,23 +88,29 @@ extension PostgresPostStore {
         try await session.execute(
             """
             INSERT INTO \(unescaped: names.syncState)
-                (source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted)
+                (source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted, change_token)
             VALUES (\(ByteBuffer(string: state.source)), \(state.etag.map { ByteBuffer(string: $0) }),
                 \(state.syncedAtMilliseconds), \(state.fetched), \(state.inserted), \(state.updated),
-                \(state.unchanged), \(state.deleted))
+                \(state.unchanged), \(state.deleted), \(state.changeToken?.description))
             ON CONFLICT (source) DO UPDATE SET etag = excluded.etag, synced_at_ms = excluded.synced_at_ms,
                 fetched = excluded.fetched, inserted = excluded.inserted, updated = excluded.updated,
-                unchanged = excluded.unchanged, deleted = excluded.deleted
+                unchanged = excluded.unchanged, deleted = excluded.deleted, change_token = excluded.change_token
             """
         )
     }
 
     private var selectSyncState: String {
-        "SELECT source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted FROM \(names.syncState)"
+        """
+        SELECT source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted, change_token
+        FROM \(names.syncState)
+        """
     }
 
     private func syncStates(in session: PostgresSession, _ query: PostgresQuery) async throws -> [SyncState] {
-        try await session.rows(query, as: (ByteBuffer, ByteBuffer?, Int64, Int, Int, Int, Int, Int).self).map {
+        try await session.rows(
+            query,
+            as: (ByteBuffer, ByteBuffer?, Int64, Int, Int, Int, Int, Int, String?).self
+        ).map {
             var state = SyncState(
                 source: String(buffer: $0.0),
                 etag: $0.1.map { String(buffer: $0) },
@@ -116,6 +122,7 @@ extension PostgresPostStore {
                 deleted: $0.7
             )
             state.syncedAtMilliseconds = $0.2
+            state.changeToken = $0.8.flatMap(ChangeToken.init)
             return state
         }
     }

@@ -329,7 +329,12 @@ extension PostgresPostStore: PostStoreProtocol {
         in session: PostgresSession
     ) async throws {
         if summary.changedAnything {
-            try await session.execute("UPDATE \(unescaped: names.syncState) SET etag = NULL WHERE etag IS NOT NULL")
+            try await session.execute(
+                """
+                UPDATE \(unescaped: names.syncState) SET etag = NULL, change_token = NULL
+                WHERE etag IS NOT NULL OR change_token IS NOT NULL
+                """
+            )
             try await recordChanges(revision: revision, overwritten: overwritten, in: session)
         }
         guard let source = changes.syncState?.source else { return }

@@ -27,8 +27,8 @@ extension SQLitePostStore {
         try connection.withStatement(
             """
             INSERT OR REPLACE INTO sync_state
-                (source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                (source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted, change_token)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ) { statement throws(SQLiteError) in
             try statement.bind(
@@ -39,7 +39,8 @@ extension SQLitePostStore {
                 state.inserted,
                 state.updated,
                 state.unchanged,
-                state.deleted
+                state.deleted,
+                state.changeToken?.description
             )
             try statement.run()
         }
@@ -62,7 +63,8 @@ extension SQLitePostStore {
     }
 
     private static let selectSyncState = """
-        SELECT source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted FROM sync_state
+        SELECT source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted, change_token
+        FROM sync_state
         """
 
     private static func readSyncState(_ row: SQLiteStatement) -> SyncState {
@@ -77,6 +79,8 @@ extension SQLitePostStore {
             deleted: row.int(at: 7)
         )
         state.syncedAtMilliseconds = Int64(row.int(at: 2))
+        // A token this build cannot read (written by hand) is no checkpoint: the next sync is a whole one.
+        state.changeToken = row.optionalText(at: 8).flatMap(ChangeToken.init)
         return state
     }
 }

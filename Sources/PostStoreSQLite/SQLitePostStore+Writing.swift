@@ -220,7 +220,9 @@ extension SQLitePostStore {
         overwritten: OverwrittenRevisions
     ) throws {
         if summary.changedAnything {
-            try connection.execute("UPDATE sync_state SET etag = NULL WHERE etag IS NOT NULL")
+            try connection.execute(
+                "UPDATE sync_state SET etag = NULL, change_token = NULL WHERE etag IS NOT NULL OR change_token IS NOT NULL"
+            )
             try recordChanges(revision: revision, overwritten: overwritten)
         }
         if let state = try changes.syncState(

@@ -91,6 +91,7 @@ public struct PostChangeSet: Sendable, Hashable {
         case .confirmingETag:
             if let etag = state.etag, try storedETag(state.source).map({ Array($0.utf8) }) != Array(etag.utf8) {
                 state.etag = nil
+                state.changeToken = nil
             }
         }
         return state

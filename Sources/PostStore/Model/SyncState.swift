@@ -34,6 +34,11 @@ public struct SyncState: Codable, Sendable, Hashable {
     /// How many posts the sync deleted.
     public var deleted: Int
 
+    /// Where the synced posts stand in the source's changes feed: the token of the state they are, from which the
+    /// next sync asks only for the changes; `nil` for a source without a feed, or once a later write changed posts
+    /// (stores clear it then, as the ``etag``, so that a sync by changes never skips what that write did).
+    public var changeToken: ChangeToken?
+
     /// Creates a sync state.
     ///
     /// - Parameters:
@@ -86,7 +91,7 @@ extension SyncState {
             && lhs.etag.map { Array($0.utf8) } == rhs.etag.map { Array($0.utf8) }
             && lhs.syncedAtMilliseconds == rhs.syncedAtMilliseconds && lhs.fetched == rhs.fetched
             && lhs.inserted == rhs.inserted && lhs.updated == rhs.updated && lhs.unchanged == rhs.unchanged
-            && lhs.deleted == rhs.deleted
+            && lhs.deleted == rhs.deleted && lhs.changeToken == rhs.changeToken
     }
 
     /// Hashes the fields, the source and the `ETag` byte for byte, consistently with ``==(_:_:)``.
@@ -99,5 +104,6 @@ extension SyncState {
         hasher.combine(updated)
         hasher.combine(unchanged)
         hasher.combine(deleted)
+        hasher.combine(changeToken)
     }
 }

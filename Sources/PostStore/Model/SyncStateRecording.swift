@@ -11,8 +11,9 @@ public enum SyncStateRecording: Sendable, Hashable {
     /// change set did: the record of a sync that fetched posts.
     case recordingSummary
 
-    /// Saved with its ``SyncState/etag`` only if the store still holds that `ETag` for the source, and `nil`
-    /// otherwise: the record of a sync the source answered with `304 Not Modified`. Any write that changed posts
-    /// since the `ETag` was saved has cleared it, and a 304 then no longer vouches for the store's posts.
+    /// Saved with its ``SyncState/etag`` and ``SyncState/changeToken`` only if the store still holds that `ETag`
+    /// for the source, and both `nil` otherwise: the record of a sync the source answered with `304 Not Modified`.
+    /// Any write that changed posts since the `ETag` was saved has cleared both, and a 304 then no longer vouches
+    /// for the store's posts.
     case confirmingETag
 }

@@ -55,8 +55,9 @@ package struct StoreContents: Sendable, Equatable {
         summary.deleted = deleted.count
         history.record(written: written, deleted: deleted)
         if summary.changedAnything {
-            for key in Array(syncStates.keys) where syncStates[key]?.etag != nil {
+            for key in Array(syncStates.keys) {
                 syncStates[key]?.etag = nil
+                syncStates[key]?.changeToken = nil
             }
         }
         let state = changes.syncState(

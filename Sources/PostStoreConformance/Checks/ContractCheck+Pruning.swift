@@ -92,19 +92,19 @@ extension ContractCheck {
     /// A write that changes any post clears every remembered ETag, except its own sync state's new one.
     static let aWriteThatChangesPostsForgetsEveryRememberedETag = ContractCheck(
         "aWriteThatChangesPostsForgetsEveryRememberedETag",
-        "A write that changes any post clears every remembered ETag, except its own sync state's new one."
+        "A write that changes any post clears every remembered ETag and change token, except its own sync state's."
     ) { store, _ async throws in
         let date = Date(timeIntervalSince1970: 7)
-        _ = try await store.apply(
-            PostChangeSet(
-                upserts: SamplePosts.make(count: 3),
-                syncState: SyncState(source: "a", etag: "A", syncedAt: date)
-            )
-        )
-        try await store.saveSyncState(SyncState(source: "b", etag: "B", syncedAt: date))
+        var a = SyncState(source: "a", etag: "A", syncedAt: date)
+        a.changeToken = ChangeToken(storeID: "a1", revision: 4)
+        _ = try await store.apply(PostChangeSet(upserts: SamplePosts.make(count: 3), syncState: a))
+        var b = SyncState(source: "b", etag: "B", syncedAt: date)
+        b.changeToken = ChangeToken(storeID: "b1", revision: 9)
+        try await store.saveSyncState(b)
 
         _ = try await store.upsert(SamplePosts.make(count: 3))
         #expect(try await store.syncStates().map(\.etag) == ["A", "B"], "an unchanged write keeps them")
+        #expect(try await store.syncStates().map(\.changeToken) == [a.changeToken, b.changeToken])
 
         _ = try await store.apply(
             PostChangeSet(
@@ -113,20 +113,23 @@ extension ContractCheck {
             )
         )
         #expect(try await store.syncState(for: "a")?.etag == nil)
+        #expect(try await store.syncState(for: "a")?.changeToken == nil)
         #expect(try await store.syncState(for: "b")?.etag == "B2", "the write's own state keeps its new ETag")
 
         _ = try await store.delete(ids: [1])
-        #expect(try await store.syncStates().allSatisfy { $0.etag == nil })
+        #expect(try await store.syncStates().allSatisfy { $0.etag == nil && $0.changeToken == nil })
     }
 
-    /// A confirmed ETag is kept only while no post changed since the sync that saved it.
+    /// A confirmed ETag (and the change token beside it) is kept only while no post changed since the sync that
+    /// saved it.
     static let aConfirmedETagIsKeptOnlyWhileTheStoreStillHoldsIt = ContractCheck(
         "aConfirmedETagIsKeptOnlyWhileTheStoreStillHoldsIt",
         "A confirmed ETag is kept only while no post changed since the sync that saved it."
     ) { store, _ async throws in
         let first = SyncState(source: "s", etag: "E", syncedAt: Date(timeIntervalSince1970: 1), fetched: 3)
         _ = try await store.apply(PostChangeSet(upserts: SamplePosts.make(count: 3), syncState: first))
-        let confirmation = SyncState(source: "s", etag: "E", syncedAt: Date(timeIntervalSince1970: 2))
+        var confirmation = SyncState(source: "s", etag: "E", syncedAt: Date(timeIntervalSince1970: 2))
+        confirmation.changeToken = ChangeToken(storeID: "e", revision: 1)
 
         _ = try await store.apply(PostChangeSet(syncState: confirmation, syncStateRecording: .confirmingETag))
         #expect(try await store.syncState(for: "s") == confirmation)
@@ -134,6 +137,6 @@ extension ContractCheck {
         _ = try await store.delete(ids: [1])
         _ = try await store.apply(PostChangeSet(syncState: confirmation, syncStateRecording: .confirmingETag))
         let saved = try #require(try await store.syncState(for: "s"))
-        #expect(saved.etag == nil && saved.syncedAt == confirmation.syncedAt)
+        #expect(saved.etag == nil && saved.changeToken == nil && saved.syncedAt == confirmation.syncedAt)
     }
 }

@@ -10,7 +10,7 @@ extension ContractCheck {
         "Sync states read back exactly as saved, one per source, the most recent first."
     ) { store, run async throws in
         let early = SyncState(source: "file:b.json", syncedAt: Date(timeIntervalSince1970: 1_000), fetched: 1)
-        let late = SyncState(
+        var late = SyncState(
             source: "https://example.com/posts?a=\"1\"",
             etag: "W/\"abc\"",
             syncedAt: Date(timeIntervalSince1970: 1_700_000_000.123456),
@@ -20,6 +20,7 @@ extension ContractCheck {
             unchanged: 70,
             deleted: 3
         )
+        late.changeToken = ChangeToken(storeID: "0a1b2c", revision: 123_456_789_012)
         try await store.saveSyncState(early)
         try await store.saveSyncState(late)
         #expect(try await store.syncStates() == [late, early])
