@@ -4,8 +4,9 @@ import PostStore
 /// JSONPlaceholder's `/posts` API over one store, json-server's conventions: routing, parameters, `ETag`s and
 /// writes, independent of the HTTP server that carries it (``PostServer``), so that it is tested without one.
 ///
-/// Routes: `GET`/`HEAD` `/posts`, `/posts/:id` and `/users/:id/posts`; `OPTIONS` on each; with writes on,
-/// `POST /posts` and `PUT`/`PATCH`/`DELETE /posts/:id`. Every refusal is a JSON `{"error": "…"}`.
+/// Routes: `GET`/`HEAD` `/posts`, `/posts/:id`, `/users/:id/posts` and the changes feed `/posts/_changes`;
+/// `OPTIONS` on each; with writes on, `POST /posts` and `PUT`/`PATCH`/`DELETE /posts/:id`. Every refusal is a JSON
+/// `{"error": "…"}`.
 struct PostAPI: Sendable {
     /// The store served.
     let store: any PostStoreProtocol
@@ -13,13 +14,28 @@ struct PostAPI: Sendable {
     let allowsWrites: Bool
     /// The largest window a list request may ask for.
     let maximumLimit: Int
+    /// The longest a changes request is held while there is no change.
+    let maximumWait: Duration
+    /// Wakes the changes requests held for the store's next write.
+    let watcher: ChangeWatcher
     /// Orders this server's writes: a `POST` chooses its id and writes in one turn.
     private let writeTurns = WriteTurns()
 
-    init(store: any PostStoreProtocol, allowsWrites: Bool, maximumLimit: Int) {
+    /// How often a held changes request looks for a write made by another process: a read of the store's token.
+    static let watchInterval = Duration.milliseconds(5)
+
+    init(
+        store: any PostStoreProtocol,
+        allowsWrites: Bool,
+        maximumLimit: Int,
+        maximumWait: Duration = .seconds(30),
+        clock: any ClockProtocol = SystemClock()
+    ) {
         self.store = store
         self.allowsWrites = allowsWrites
         self.maximumLimit = maximumLimit
+        self.maximumWait = maximumWait
+        watcher = ChangeWatcher(store: store, interval: Self.watchInterval, clock: clock)
     }
 
     /// The response to a request; never throws: every failure is an answer.
@@ -63,6 +79,15 @@ struct PostAPI: Sendable {
     private enum Resource {
         case list(user: Int?)
         case post(id: Int)
+        case changes
+    }
+
+    /// How much longer than the request timeout a request may take: a changes request's `wait`.
+    func extraTime(forPath path: String, query: String?) -> Duration {
+        guard case .changes? = try? Self.resource(at: path),
+            let request = try? ChangesRequest(QueryParameters(query), maximumWait: maximumWait)
+        else { return .zero }
+        return request.wait
     }
 
     private func route(_ request: APIRequest) async throws -> APIResponse {
@@ -77,6 +102,8 @@ struct PostAPI: Sendable {
             return try await list(request, user: user)
         case (.post(let id), .get), (.post(let id), .head):
             return try await post(id, request)
+        case (.changes, .get), (.changes, .head):
+            return try await changes(request)
         case (.list, .post):
             return try await create(request)
         case (.post(let id), .put), (.post(let id), .patch):
@@ -96,12 +123,17 @@ struct PostAPI: Sendable {
         switch segments.count {
         case 1 where segments[0] == "posts":
             return .list(user: nil)
+        case 2 where segments[0] == "posts" && segments[1] == "_changes":
+            return .changes
         case 2 where segments[0] == "posts":
             return .post(id: try identifier(segments[1], "post id"))
         case 3 where segments[0] == "users" && segments[2] == "posts":
             return .list(user: try identifier(segments[1], "user id"))
         default:
-            throw APIError(.notFound, "No such route: \(path). The API serves /posts, /posts/:id and /users/:id/posts.")
+            throw APIError(
+                .notFound,
+                "No such route: \(path). The API serves /posts, /posts/:id, /users/:id/posts and /posts/_changes."
+            )
         }
     }
 
@@ -117,7 +149,7 @@ struct PostAPI: Sendable {
         guard writes else { return reads }
         switch resource {
         case .list(user: nil): return reads + [.post]
-        case .list: return reads
+        case .list, .changes: return reads
         case .post: return reads + [.put, .patch, .delete]
         }
     }
@@ -146,10 +178,15 @@ struct PostAPI: Sendable {
             userOfPath: user,
             maximumLimit: maximumLimit
         )
-        if let notModified = try await notModified(request) { return notModified }
+        let advertisesFeed = list.selectsEveryPost
+        if let notModified = try await notModified(request, advertisingFeed: advertisesFeed) { return notModified }
         let page = try await read(list)
         let body = Self.json(page.posts)
         var response = answer(body, revision: page.revision, to: request)
+        // The token of the state this answer comes from, for a copy of the whole collection to follow the feed.
+        if advertisesFeed, let token = page.revision.flatMap(ChangeToken.init) {
+            response.headers[.changesToken] = token.description
+        }
         guard response.status == .ok else { return response }
         if list.isWindowed {
             response.headers[.xTotalCount] = String(page.total)
@@ -178,22 +215,53 @@ struct PostAPI: Sendable {
 
     private func post(_ id: Int, _ request: APIRequest) async throws -> APIResponse {
         try Self.refuseParameters(request)
-        if let notModified = try await notModified(request) { return notModified }
+        if let notModified = try await notModified(request, advertisingFeed: false) { return notModified }
         let page = try await store.readPage(PostQuery(ids: [id]))
         guard let post = page.posts.first else { throw APIError(.notFound, "There is no post \(id).") }
         return answer(Self.json(post), revision: page.revision, to: request)
     }
 
     /// A `304` when the request's `If-None-Match` names the store's current revision for it: decided without
-    /// reading a post.
-    private func notModified(_ request: APIRequest) async throws -> APIResponse? {
+    /// reading a post. With `advertisingFeed`, it carries the revision's change token, as the `200` would.
+    private func notModified(_ request: APIRequest, advertisingFeed: Bool) async throws -> APIResponse? {
         guard request.headers[.ifNoneMatch] != nil, let revision = try await store.revisionIfKept() else { return nil }
         let tag = EntityTag.tag(version: revision, request: request)
         guard let matched = EntityTag.match(in: request, tag: tag, orAnything: false) else { return nil }
         var headers = HTTPFields()
         headers[.eTag] = matched
         headers[.cacheControl] = "no-cache"
+        if advertisingFeed, let token = ChangeToken(revision) { headers[.changesToken] = token.description }
         return APIResponse(status: .notModified, headers: headers)
+    }
+
+    /// The changes since a token: answered at once when there are some (or no `wait`), else held until a write
+    /// commits, the wait ends or the server stops, then answered from the store's state then. Its `ETag` is the
+    /// state's revision with the request, so a repeated request for an unchanged state is a `304`.
+    private func changes(_ request: APIRequest) async throws -> APIResponse {
+        let changesRequest = try ChangesRequest(QueryParameters(request.query), maximumWait: maximumWait)
+        let since = changesRequest.since
+        var changes = try await feedAnswer(since: since, limit: changesRequest.limit)
+        if let since, changes.count == 0, changesRequest.wait > .zero,
+            try await watcher.change(after: since, timeout: changesRequest.wait) != nil
+        {
+            changes = try await feedAnswer(since: since, limit: changesRequest.limit)
+        }
+        var response = answer(
+            PostChangesJSON.encode(changes, since: since),
+            revision: changes.next.description,
+            to: request
+        )
+        response.headers[.changesToken] = changes.next.description
+        return response
+    }
+
+    /// The store's changes, its `mustRefetch` answered as a `410 Gone`.
+    private func feedAnswer(since: ChangeToken?, limit: Int) async throws -> PostChanges {
+        do {
+            return try await store.changes(since: since, limit: limit)
+        } catch let error as PostStoreError where error.code == .mustRefetch {
+            throw APIError(.gone, error.message)
+        }
     }
 
     /// A read's answer with its `ETag` and `Cache-Control` (revalidate each time): a `200` with the body, or a
@@ -237,6 +305,7 @@ struct PostAPI: Sendable {
             }
             let post = try fields.post(id: id)
             try await store.upsert([post])
+            watcher.storeDidChange()
             var headers = HTTPFields()
             headers[.location] = "\(request.origin)/posts/\(id)"
             return APIResponse(status: .created, headers: headers, json: Self.json(post))
@@ -252,6 +321,7 @@ struct PostAPI: Sendable {
             }
             let post = request.method == .patch ? try fields.patching(stored) : try fields.post(id: id)
             try await store.upsert([post])
+            watcher.storeDidChange()
             return APIResponse(status: .ok, json: Self.json(post))
         }
     }
@@ -259,6 +329,7 @@ struct PostAPI: Sendable {
     private func delete(_ id: Int, _ request: APIRequest) async throws -> APIResponse {
         try Self.refuseParameters(request)
         let deleted = try await writeTurns.inTurn { try await store.delete(ids: [id]) }
+        watcher.storeDidChange()
         guard deleted > 0 else { throw APIError(.notFound, "There is no post \(id).") }
         return APIResponse(status: .ok, json: Array("{}".utf8))
     }
@@ -291,4 +362,7 @@ extension HTTPField.Name {
     static let xTotalCount = HTTPField.Name("X-Total-Count")!
     /// RFC 8288's links: a paged list's first, previous, next and last pages.
     static let link = HTTPField.Name("Link")!
+    /// The change token of the state an answer comes from: on a list of every post, where a copy starts following
+    /// the changes feed, and on the feed's own answers.
+    static let changesToken = HTTPField.Name("PostStore-Changes-Token")!
 }

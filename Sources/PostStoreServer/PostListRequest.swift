@@ -20,6 +20,12 @@ struct PostListRequest: Sendable, Equatable {
     /// `X-Total-Count`.
     var isWindowed: Bool
 
+    /// Whether the list is every post in id order, in a window or not: a copy of it can follow the changes feed.
+    var selectsEveryPost: Bool {
+        query.ids == nil && query.userIds == nil && query.search.isEmpty && query.sort == .idAscending
+            && filters.isEmpty
+    }
+
     /// The parameters a list takes besides the field filters.
     static let parameterNames = ["id", "userId", "q", "_sort", "_order", "_page", "_limit", "_start", "_end"]
 

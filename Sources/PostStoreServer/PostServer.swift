@@ -66,12 +66,14 @@ public struct PostServer: Sendable {
     ) async throws {
         try configuration.validate()
         let configuration = configuration
+        let api = PostAPI(
+            store: store,
+            allowsWrites: configuration.allowsWrites,
+            maximumLimit: configuration.maximumLimit,
+            maximumWait: configuration.maximumWait
+        )
         let responder = PostServerResponder(
-            api: PostAPI(
-                store: store,
-                allowsWrites: configuration.allowsWrites,
-                maximumLimit: configuration.maximumLimit
-            ),
+            api: api,
             configuration: configuration,
             accessLog: configuration.accessLog.map(AccessLog.init),
             defaultOrigin: "http://\(Self.hostAndPort(configuration.host, configuration.port))"
@@ -98,7 +100,9 @@ public struct PostServer: Sendable {
             logger: logger
         )
         var group = ServiceGroupConfiguration(
-            services: [.init(service: application)],
+            // Services are told of a stop last to first: the held changes requests are answered before the
+            // application waits for the requests in flight.
+            services: [.init(service: application), .init(service: HeldRequestRelease(watcher: api.watcher))],
             gracefulShutdownSignals: stoppingOnSignals ? [.sigterm, .sigint] : [],
             logger: logger
         )
@@ -125,6 +129,17 @@ public struct PostServer: Sendable {
     /// `host:port`, an IPv6 address in brackets: the authority of a URL.
     package static func hostAndPort(_ host: String, _ port: Int) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}
+
+/// Answers every held changes request when the server begins to stop, so that a stop does not wait for their
+/// `wait` to end.
+private struct HeldRequestRelease: Service {
+    let watcher: ChangeWatcher
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        watcher.stop()
     }
 }
 

@@ -58,6 +58,9 @@ public struct PostServerConfiguration: Sendable, Hashable {
     public var requestTimeout: Duration
     /// How long a stop (SIGINT, SIGTERM) waits for requests in flight before it cancels them.
     public var shutdownTimeout: Duration
+    /// The longest a changes request (`GET /posts/_changes?wait=`) is held while the store has no change for it;
+    /// shorter than ``idleTimeout``. A stop answers the held requests at once.
+    public var maximumWait: Duration
 
     /// Creates a configuration; see each property for its meaning.
     ///
@@ -86,6 +89,7 @@ public struct PostServerConfiguration: Sendable, Hashable {
         idleTimeout = .seconds(60)
         requestTimeout = .seconds(30)
         shutdownTimeout = .seconds(10)
+        maximumWait = .seconds(30)
     }
 
     /// Refuses settings that cannot work.
@@ -99,6 +103,10 @@ public struct PostServerConfiguration: Sendable, Hashable {
         for (name, value) in [("idle", idleTimeout), ("request", requestTimeout), ("shutdown", shutdownTimeout)]
         where value <= .zero {
             throw refuse("The \(name) timeout must be positive.")
+        }
+        // The idle timeout would close a held request's connection, which reads nothing while it waits.
+        guard maximumWait >= .zero, maximumWait < idleTimeout else {
+            throw refuse("The maximum wait must be 0 or more and shorter than the idle timeout (\(idleTimeout)).")
         }
         if case .origin(let origin) = cors, origin.isEmpty || origin.contains(where: { $0.isWhitespace }) {
             throw refuse("A CORS origin is one origin such as http://localhost:5173 (got \"\(origin)\").")

@@ -26,7 +26,9 @@ struct PostServerResponder: HTTPResponder {
         let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
         let bodyReader = RequestBodyReader(request.body, isEmpty: !hasBody)
         // The body is read within the timeout too: a client that sends it slowly cannot hold the connection.
-        var answer = await withinRequestTimeout(on: context.eventLoop, reading: bodyReader) { [api] in
+        // A changes request may be held for its `wait` besides.
+        let timeout = configuration.requestTimeout + api.extraTime(forPath: request.uri.path, query: request.uri.query)
+        var answer = await withinRequestTimeout(timeout, on: context.eventLoop, reading: bodyReader) { [api] in
             do {
                 // The Host header goes into Link and Location: it must be a host and port, nothing else.
                 if let authority, !Self.isAuthority(authority) {
@@ -132,11 +134,11 @@ struct PostServerResponder: HTTPResponder {
     /// The timer is one of the event loop's, cancelled when the answer comes in time: a `Task.sleep` raced against
     /// the work would keep its timer (and hundreds of bytes) until the deadline, for every request answered.
     private func withinRequestTimeout(
+        _ timeout: Duration,
         on eventLoop: any EventLoop,
         reading body: RequestBodyReader,
         _ work: @escaping @Sendable () async -> APIResponse
     ) async -> APIResponse {
-        let timeout = configuration.requestTimeout
         let work = Task { await work() }
         let timedOut = ManagedFlag()
         let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
@@ -166,7 +168,7 @@ struct PostServerResponder: HTTPResponder {
         }
         answer.headers[.accessControlAllowOrigin] = origin
         if origin != "*" { answer.headers[.vary] = "Origin" }
-        answer.headers[.accessControlExposeHeaders] = "X-Total-Count, Link, ETag, Location"
+        answer.headers[.accessControlExposeHeaders] = "X-Total-Count, Link, ETag, Location, PostStore-Changes-Token"
         if request.method == .options {
             answer.headers[.accessControlAllowMethods] = answer.headers[.allow]
             answer.headers[.accessControlAllowHeaders] =

@@ -1,0 +1,140 @@
+/// Wakes whoever waits for a store's next write: one watcher per store in a process, shared by every waiter (each
+/// long-poll of `poststore serve`'s changes feed).
+///
+/// While anyone waits, it asks the store for its token (``PostStoreProtocol/changeToken()``, one small read) every
+/// `interval`, and at once when told of a write made in this process (``storeDidChange()``); so a write by another
+/// process or machine is seen within `interval`, one of this process's at once. While no one waits it runs
+/// nothing.
+package final class ChangeWatcher: Sendable {
+    private struct Waiter {
+        let after: ChangeToken
+        let deadline: Duration
+        let continuation: CheckedContinuation<ChangeToken?, any Error>
+    }
+
+    private struct State {
+        var waiters: [Int: Waiter] = [:]
+        var nextID = 0
+        var isPolling = false
+        /// A write in this process was announced since the last read of the token.
+        var isPoked = false
+        var isStopped = false
+        /// The pause between two reads, cancelled to read at once.
+        var pause: Task<Void, Never>?
+    }
+
+    private let store: any PostStoreProtocol
+    private let interval: Duration
+    private let clock: any ClockProtocol
+    private let state = LockedState(State())
+
+    /// - Parameters:
+    ///   - store: The store watched.
+    ///   - interval: How often the token is read while anyone waits.
+    ///   - clock: What the pauses and the waits' timeouts are measured on.
+    package init(store: any PostStoreProtocol, interval: Duration, clock: any ClockProtocol) {
+        self.store = store
+        self.interval = interval
+        self.clock = clock
+    }
+
+    /// Waits until the store's token is no longer `token`, or `timeout` passes.
+    ///
+    /// - Returns: The store's new token, or `nil` when the timeout passed first or the watcher was stopped.
+    /// - Throws: What reading the token throws; `CancellationError` when the task is cancelled.
+    package func change(after token: ChangeToken, timeout: Duration) async throws -> ChangeToken? {
+        let deadline = clock.uptime() + timeout
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                enum Start {
+                    case refused(Result<ChangeToken?, any Error>)
+                    case waiting(startsPolling: Bool)
+                }
+                let start = state.withLock { state -> Start in
+                    if Task.isCancelled { return .refused(.failure(CancellationError())) }
+                    if state.isStopped { return .refused(.success(nil)) }
+                    state.waiters[id] = Waiter(after: token, deadline: deadline, continuation: continuation)
+                    defer { state.isPolling = true }
+                    return .waiting(startsPolling: !state.isPolling)
+                }
+                switch start {
+                case .refused(let result): continuation.resume(with: result)
+                case .waiting(let startsPolling): if startsPolling { Task { await poll() } }
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// How many wait now: for tests, and for a server's report.
+    package var waiterCount: Int {
+        state.withLock { $0.waiters.count }
+    }
+
+    /// Tells the watcher that this process has just written to the store: the token is read at once.
+    package func storeDidChange() {
+        state.withLock { state in
+            state.isPoked = true
+            return state.pause
+        }?.cancel()
+    }
+
+    /// Ends every wait now, each answered `nil`, and answers every later one at once: the server is stopping.
+    package func stop() {
+        let waiters = state.withLock { state in
+            state.isStopped = true
+            defer { state.waiters = [:] }
+            return state.waiters.values
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: nil) }
+    }
+
+    /// Reads the token and answers the waiters it concerns, then pauses, until no one waits.
+    private func poll() async {
+        while true {
+            // A write announced from here on is one this read may miss: it makes the next read come at once.
+            state.withLock { $0.isPoked = false }
+            let token: Result<ChangeToken, any Error>
+            do {
+                token = .success(try await store.changeToken())
+            } catch {
+                token = .failure(error)
+            }
+            let now = clock.uptime()
+            let (answered, pause) = state.withLock { state in
+                var answered: [(Waiter, Result<ChangeToken?, any Error>)] = []
+                for (id, waiter) in state.waiters {
+                    let result: Result<ChangeToken?, any Error>
+                    switch token {
+                    case .failure(let error): result = .failure(error)
+                    case .success(let token) where token != waiter.after: result = .success(token)
+                    case .success where waiter.deadline <= now: result = .success(nil)
+                    case .success: continue
+                    }
+                    answered.append((waiter, result))
+                    state.waiters[id] = nil
+                }
+                guard let nearest = state.waiters.values.map(\.deadline).min() else {
+                    state.isPolling = false
+                    return (answered, Duration?.none)
+                }
+                return (answered, min(interval, max(nearest - now, .zero)))
+            }
+            for (waiter, result) in answered { waiter.continuation.resume(with: result) }
+            guard let pause else { return }
+            let sleeper = Task { [clock] in _ = try? await clock.sleep(for: pause) }
+            let skip = state.withLock { state in
+                state.pause = sleeper
+                return state.isPoked
+            }
+            if skip { sleeper.cancel() }
+            await sleeper.value
+            state.withLock { $0.pause = nil }
+        }
+    }
+}
