@@ -55,6 +55,7 @@ public enum PostStoreContract {
         .answersLeadACopyThroughHeldStatesOnly,
         .foreignAndFutureTokensMustRefetch,
         .removeAllMakesEarlierTokensRefetch,
+        .aRequiredChangeTokenGuardsTheWrite,
         // Streamed writes
         .streamedWritesMatchArrayWrites,
         .changeSetUpsertsAndStreamCombine,

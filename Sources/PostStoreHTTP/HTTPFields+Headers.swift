@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import PostStore
 
 extension HTTPField.Name {
     /// `Link` (RFC 8288): json-server's and GitHub's pagination links.
@@ -7,6 +8,8 @@ extension HTTPField.Name {
 
     /// `X-Total-Count`: how many posts json-server holds in all.
     static let xTotalCount = HTTPField.Name("X-Total-Count")!
+    /// `PostStore-Changes-Token`: the change token of the state a `poststore serve` answer comes from.
+    static let changesToken = HTTPField.Name("PostStore-Changes-Token")!
 }
 
 extension HTTPFields {
@@ -19,6 +22,12 @@ extension HTTPFields {
         if let seconds = Int(value) { return .seconds(Swift.max(seconds, 0)) }
         guard let date = Self.httpDateFormatter.date(from: value) else { return nil }
         return .milliseconds(Swift.max(Int64((date.timeIntervalSince(now) * 1000).rounded(.up)), 0))
+    }
+
+    /// The change token of the state the answer comes from (`PostStore-Changes-Token`), or `nil` without a
+    /// readable one: a server without a changes feed.
+    var changesToken: ChangeToken? {
+        self[.changesToken].flatMap { ChangeToken($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// The number of posts the server says it holds (`X-Total-Count`, as json-server sends it).

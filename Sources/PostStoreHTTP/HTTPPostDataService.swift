@@ -168,13 +168,27 @@ public struct HTTPPostDataService: PostDataService {
     /// - Throws: `PostStoreError`, as the type's documentation says; `CancellationError` when the task is
     ///   cancelled.
     public func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
-        guard let pageSize else { return try await fetchWholeList(request) }
-        return try await fetchPages(of: pageSize, request)
+        try await fetchEveryPost(request).result
     }
 
     // MARK: - Fetching
 
-    private func fetchWholeList(_ request: PostFetchRequest) async throws -> PostStreamResult {
+    /// What a fetch of every post returned: the result, the posts themselves (none for a `304`), and the change
+    /// token of their state when the server sent one for all of them (a `PostStore-Changes-Token`, the same on
+    /// every page).
+    struct WholeFetch {
+        let result: PostStreamResult
+        let posts: [Post]
+        let token: ChangeToken?
+    }
+
+    /// Fetches the whole list, or every page.
+    func fetchEveryPost(_ request: PostFetchRequest) async throws -> WholeFetch {
+        guard let pageSize else { return try await fetchWholeList(request) }
+        return try await fetchPages(of: pageSize, request)
+    }
+
+    private func fetchWholeList(_ request: PostFetchRequest) async throws -> WholeFetch {
         let downloading = WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: 0)
         request.progress(.working(downloading))
         let (response, body) = try await get(
@@ -184,7 +198,8 @@ public struct HTTPPostDataService: PostDataService {
             downloading: downloading,
             progress: request.progress
         )
-        if response.status == .notModified { return .notModified }
+        let token = response.headerFields.changesToken
+        if response.status == .notModified { return WholeFetch(result: .notModified, posts: [], token: token) }
         let posts = try decode(body, from: url)
         // json-server's X-Total-Count counts the list without the window a URL asks for (`?_limit=5`).
         let total = Self.window(in: url) == nil ? response.headerFields.totalCount : nil
@@ -192,11 +207,17 @@ public struct HTTPPostDataService: PostDataService {
         request.progress(
             .working(WorkProgress(phase: .downloading, completed: posts.count, pages: 1, bytes: body.count).finished)
         )
-        return .posts(Self.stream(posts, request), etag: response.headerFields[.eTag], pages: 1)
+        return WholeFetch(
+            result: .posts(Self.stream(posts, request), etag: response.headerFields[.eTag], pages: 1),
+            posts: posts,
+            token: token
+        )
     }
 
-    private func fetchPages(of pageSize: Int, _ request: PostFetchRequest) async throws -> PostStreamResult {
+    private func fetchPages(of pageSize: Int, _ request: PostFetchRequest) async throws -> WholeFetch {
         var posts: [Post] = []
+        // Every page's token: the pages are one state only when they all name the same.
+        var tokens: Set<ChangeToken?> = []
         var pageOfId: [Int: Int] = [:]
         var expectedTotal: Int?
         var nextURL: URL? = Self.pageURL(url, page: 1, size: pageSize)
@@ -214,6 +235,7 @@ public struct HTTPPostDataService: PostDataService {
                 progress: request.progress
             )
             receivedBytes += body.count
+            tokens.insert(response.headerFields.changesToken)
             let pagePosts = try decode(body, from: pageURL)
             guard pagePosts.count <= pageSize else {
                 throw invalid(
@@ -254,7 +276,11 @@ public struct HTTPPostDataService: PostDataService {
         }
         try checkTotal(expectedTotal, fetched: posts.count)
         request.progress(.working(downloading.finished))
-        return .posts(Self.stream(posts, request), etag: nil, pages: page)
+        return WholeFetch(
+            result: .posts(Self.stream(posts, request), etag: nil, pages: page),
+            posts: posts,
+            token: tokens.count == 1 ? tokens.first! : nil
+        )
     }
 
     /// The downloaded posts as the stream the store reads, reporting a reading phase as it is read: SQLite, which
@@ -282,7 +308,7 @@ public struct HTTPPostDataService: PostDataService {
         )
     }
 
-    private func decode(_ body: Data, from url: URL) throws(PostStoreError) -> [Post] {
+    func decode(_ body: Data, from url: URL) throws(PostStoreError) -> [Post] {
         do {
             return try PostJSON.decode(body, maximumPostBytes: limits.maximumPostBytes)
         } catch {
@@ -304,12 +330,18 @@ public struct HTTPPostDataService: PostDataService {
     /// a body of at most `maximumBytes`.
     ///
     /// `downloading` is the phase's state before this answer: each piece of the body is reported on top of it.
-    private func get(
+    ///
+    /// - Parameters:
+    ///   - timeout: How long the request waits for its answer; the service's own by default.
+    ///   - answering: Error statuses returned as answers rather than thrown.
+    func get(
         _ url: URL,
         etag: String?,
         maximumBytes: Int,
         downloading: WorkProgress,
-        progress: @escaping @Sendable (SyncProgress) -> Void
+        progress: @escaping @Sendable (SyncProgress) -> Void,
+        timeout: Duration? = nil,
+        answering: Set<Int> = []
     ) async throws -> (response: HTTPResponse, body: Data) {
         var fields: HTTPFields = [.accept: "application/json"]
         if let etag { fields[.ifNoneMatch] = etag }
@@ -324,7 +356,11 @@ public struct HTTPPostDataService: PostDataService {
             let failure: String
             var retryAfter: Duration?
             do {
-                let answer = try await transport.send(request, timeout: timeout, maximumBodyBytes: maximumBytes) {
+                let answer = try await transport.send(
+                    request,
+                    timeout: timeout ?? self.timeout,
+                    maximumBodyBytes: maximumBytes
+                ) {
                     received,
                     expected in
                     var update = downloading
@@ -339,6 +375,8 @@ public struct HTTPPostDataService: PostDataService {
                     guard answer.body.count <= maximumBytes else { throw tooLarge }
                     return answer
                 case 304 where etag != nil:
+                    return answer
+                case let status where answering.contains(status):
                     return answer
                 case let status where RetryPolicy.isRetryable(statusCode: status):
                     failure = describe(answer, from: url)
@@ -385,7 +423,7 @@ public struct HTTPPostDataService: PostDataService {
         }
     }
 
-    private func describe(_ answer: (response: HTTPResponse, body: Data), from url: URL) -> String {
+    func describe(_ answer: (response: HTTPResponse, body: Data), from url: URL) -> String {
         let excerpt = answer.body.bodyExcerpt.map { ": \($0)" } ?? ""
         return "\(url.absoluteString) answered HTTP \(answer.response.status.codeAndReason)\(excerpt)"
     }

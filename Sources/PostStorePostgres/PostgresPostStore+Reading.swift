@@ -68,6 +68,13 @@ extension PostgresPostStore {
         )
     }
 
+    func storedChangeToken(for source: String, in session: PostgresSession) async throws -> ChangeToken? {
+        try await session.rows(
+            "SELECT change_token FROM \(unescaped: names.syncState) WHERE source = \(ByteBuffer(string: source))",
+            as: String?.self
+        ).first.flatMap { $0.flatMap(ChangeToken.init) }
+    }
+
     func storedETag(for source: String, in session: PostgresSession) async throws -> String? {
         try await session.rows(
             "SELECT etag FROM \(unescaped: names.syncState) WHERE source = \(ByteBuffer(string: source))",

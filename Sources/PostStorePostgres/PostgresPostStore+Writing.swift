@@ -24,6 +24,9 @@ extension PostgresPostStore: PostStoreProtocol {
     ) async throws -> WriteSummary {
         try changes.validate()
         return try await write { session in
+            if let source = changes.syncState?.source, changes.requiredChangeToken != nil {
+                try changes.checkRequiredChangeToken(stored: try await storedChangeToken(for: source, in: session))
+            }
             let revision = try await storedChangeHistory(in: session).revision + 1
             let (summary, overwritten) = try await perform(
                 changes,

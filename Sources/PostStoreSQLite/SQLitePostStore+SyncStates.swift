@@ -55,6 +55,14 @@ extension SQLitePostStore {
         }
     }
 
+    func storedChangeToken(for source: String) throws(SQLiteError) -> ChangeToken? {
+        try connection.withStatement("SELECT change_token FROM sync_state WHERE source = ?") {
+            statement throws(SQLiteError) in
+            try statement.bind(source)
+            return try statement.step() ? statement.optionalText(at: 0).flatMap(ChangeToken.init) : nil
+        }
+    }
+
     func storedETag(for source: String) throws(SQLiteError) -> String? {
         try connection.withStatement("SELECT etag FROM sync_state WHERE source = ?") { statement throws(SQLiteError) in
             try statement.bind(source)

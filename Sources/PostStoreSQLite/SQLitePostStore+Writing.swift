@@ -24,6 +24,9 @@ extension SQLitePostStore {
         try changes.validate()
         return try await write {
             try rebuildSearchIndexIfStaleAndKept(progress: progress)
+            if let source = changes.syncState?.source, changes.requiredChangeToken != nil {
+                try changes.checkRequiredChangeToken(stored: try storedChangeToken(for: source))
+            }
             var reader = try upserts.makeReader()
             let revision = try storedChangeHistory().revision + 1
             let (summary, overwritten) = try perform(

@@ -71,7 +71,8 @@ struct GuideExampleTests {
     /// The guide's sync report JSON, which must decode as a `SyncReport` and list every key it encodes.
     static let reportLines = [
         #"{"source":"https://jsonplaceholder.typicode.com/posts","fetched":100,"inserted":100,"updated":0,"unchanged":0,"#,
-        #" "deleted":0,"notModified":false,"pages":1,"dryRun":false,"durationSeconds":0.412}"#,
+        #" "deleted":0,"notModified":false,"pages":1,"dryRun":false,"durationSeconds":0.412,"byChanges":false,"#,
+        #" "deletionsKept":0,"refetchReason":null,"changeToken":null}"#,
     ]
 
     @Test("the sync report JSON in the guide is what SyncReport reads and writes")

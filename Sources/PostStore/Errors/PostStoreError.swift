@@ -23,6 +23,7 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
             case storeNotFound, corruptStore, unsupportedVersion, migrationMismatch, ioFailure, storeBusy
             case constraintViolation, tooManyDeletions, invalidQuery, invalidArgument, invalidData
             case sourceNotFound, sourceUnavailable, missingDependency, storeUnavailable, accessDenied, mustRefetch
+            case checkpointMoved
         }
 
         private let value: Value
@@ -68,6 +69,10 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         /// deleted and made again at the same place), from before the change history the store keeps, or from
         /// ahead of it. Fetch every post again; ``SyncService`` does so by itself.
         public static let mustRefetch = Code(.mustRefetch)
+        /// A sync by changes found the store's checkpoint for its source moved since it read it (another sync of the
+        /// same source committed first, or a write changed posts); nothing was written. ``SyncService`` reads the
+        /// checkpoint again and goes on from it.
+        public static let checkpointMoved = Code(.checkpointMoved)
         /// A `DependencyStore` (`PostStoreContainer`) has nothing registered for a type it was asked for (the message names the type
         /// and what is registered), or its factories depend on each other in a cycle.
         public static let missingDependency = Code(.missingDependency)

@@ -30,6 +30,13 @@ public struct PostChangeSet: Sendable, Hashable {
     /// How the store saves ``syncState``: as given, with this change set's counts, or confirming its `ETag`.
     public var syncStateRecording: SyncStateRecording
 
+    /// The change token that the saved sync state of ``syncState``'s source must still hold for the change set to
+    /// be written, checked under the store's write lock before anything is: a sync by changes applies what
+    /// changed since that token, which on top of any other state would mix two states. `nil` (the default) checks
+    /// nothing. When the saved state holds another token, or none, the store throws
+    /// ``PostStoreError/Code/checkpointMoved`` and writes nothing.
+    public var requiredChangeToken: ChangeToken?
+
     /// Creates a change set.
     ///
     /// - Parameters:
@@ -140,6 +147,21 @@ public struct PostChangeSet: Sendable, Hashable {
     ///
     /// - Throws: ``PostStoreError/Code/constraintViolation`` naming the first id that appears twice among the
     ///   upserts, or that is both upserted and deleted.
+    /// Refuses the change set when the saved sync state of its source no longer holds ``requiredChangeToken``.
+    ///
+    /// - Parameter stored: The change token of the saved state of ``syncState``'s source, read under the write
+    ///   lock.
+    /// - Throws: ``PostStoreError/Code/checkpointMoved``.
+    public func checkRequiredChangeToken(stored: ChangeToken?) throws(PostStoreError) {
+        guard let required = requiredChangeToken, stored != required else { return }
+        throw PostStoreError(
+            .checkpointMoved,
+            "The sync of \(syncState?.source ?? "its source") stood at \(required), but the store's checkpoint for it "
+                + "is now \(stored?.description ?? "gone") (another sync, or a write that changed posts); nothing was "
+                + "written."
+        )
+    }
+
     public func validate() throws(PostStoreError) {
         var seen = Set<Int>(minimumCapacity: upserts.count)
         for (position, post) in upserts.enumerated() {

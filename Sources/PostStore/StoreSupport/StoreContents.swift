@@ -28,6 +28,9 @@ package struct StoreContents: Sendable, Equatable {
     /// Applies a change set, counting what it did; on a thrown error nothing has changed.
     package mutating func apply(_ changes: PostChangeSet) throws -> WriteSummary {
         try changes.validate()
+        try changes.checkRequiredChangeToken(
+            stored: changes.syncState.flatMap { syncState(for: $0.source)?.changeToken }
+        )
         let deleted = try changes.deletedIds(
             storedCount: posts.count,
             storedIds: { Array(posts.keys) },

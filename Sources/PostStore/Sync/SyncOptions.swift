@@ -26,6 +26,13 @@ public struct SyncOptions: Sendable, Hashable {
     /// `304 Not Modified` and nothing is downloaded. Turn off to download everything, for example after changing
     /// the store by other means.
     public var usesETag: Bool
+    /// Whether to ask a source with a changes feed (``PostChangesSource``) only for what changed since the last
+    /// sync, when the store holds its checkpoint. Turn off for a whole sync (`poststore sync --full`), which still
+    /// records the checkpoint of what it fetched.
+    public var usesChangeToken = true
+    /// How many changes one answer of a changes feed may hold (more when one write of the source holds more); each
+    /// answer is one write.
+    public var changesLimit = PostChanges.defaultLimit
 
     /// Creates options.
     ///

@@ -4,7 +4,8 @@
 public struct SyncReport: Sendable, Hashable, Codable {
     /// The source, as the data service names it.
     public var source: String
-    /// How many posts the source sent (0 when ``notModified``).
+    /// How many posts the source sent (0 when ``notModified``); for a sync by changes, the changes it sent: posts
+    /// and deletions.
     public var fetched: Int
     /// Posts that were new.
     public var inserted: Int
@@ -22,6 +23,16 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var dryRun: Bool
     /// How long the sync took, from the first request to the commit.
     public var duration: Duration
+    /// Whether the sync asked the source's changes feed for what changed since the last sync alone.
+    public var byChanges = false
+    /// How many posts the source's changes feed said were deleted that the store kept: a sync by changes without
+    /// ``SyncOptions/prune``.
+    public var deletionsKept = 0
+    /// Why the source could not tell the changes since the last sync, when the sync fell back to fetching every
+    /// post; for a person.
+    public var refetchReason: String?
+    /// The token of the source's state the store now stands at, for a source with a changes feed.
+    public var changeToken: ChangeToken?
 
     /// Creates a report.
     ///
@@ -61,7 +72,8 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public static func == (lhs: SyncReport, rhs: SyncReport) -> Bool {
         lhs.source.utf8.elementsEqual(rhs.source.utf8) && lhs.fetched == rhs.fetched && lhs.summary == rhs.summary
             && lhs.notModified == rhs.notModified && lhs.pages == rhs.pages && lhs.dryRun == rhs.dryRun
-            && lhs.duration == rhs.duration
+            && lhs.duration == rhs.duration && lhs.byChanges == rhs.byChanges && lhs.deletionsKept == rhs.deletionsKept
+            && lhs.refetchReason == rhs.refetchReason && lhs.changeToken == rhs.changeToken
     }
 
     /// Hashes the report, the source byte for byte, consistently with ``==(_:_:)``.
@@ -73,6 +85,10 @@ public struct SyncReport: Sendable, Hashable, Codable {
         hasher.combine(pages)
         hasher.combine(dryRun)
         hasher.combine(duration)
+        hasher.combine(byChanges)
+        hasher.combine(deletionsKept)
+        hasher.combine(refetchReason)
+        hasher.combine(changeToken)
     }
 
     /// ``duration`` in seconds, to the millisecond: what JSON shows as `durationSeconds`.
@@ -88,6 +104,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case source, fetched, inserted, updated, unchanged, deleted, notModified, pages, dryRun, durationSeconds
+        case byChanges, deletionsKept, refetchReason, changeToken
     }
 
     /// Decodes a report written by ``encode(to:)``.
@@ -114,6 +131,11 @@ public struct SyncReport: Sendable, Hashable, Codable {
             )
         }
         duration = .milliseconds(Int64((seconds * 1000).rounded()))
+        // Absent from the reports of builds before the changes feed.
+        byChanges = try container.decodeIfPresent(Bool.self, forKey: .byChanges) ?? false
+        deletionsKept = try container.decodeIfPresent(Int.self, forKey: .deletionsKept) ?? 0
+        refetchReason = try container.decodeIfPresent(String.self, forKey: .refetchReason)
+        changeToken = try container.decodeIfPresent(ChangeToken.self, forKey: .changeToken)
     }
 
     /// Encodes the report, with the duration as `durationSeconds` (to the millisecond).
@@ -132,5 +154,9 @@ public struct SyncReport: Sendable, Hashable, Codable {
         try container.encode(pages, forKey: .pages)
         try container.encode(dryRun, forKey: .dryRun)
         try container.encode(durationSeconds, forKey: .durationSeconds)
+        try container.encode(byChanges, forKey: .byChanges)
+        try container.encode(deletionsKept, forKey: .deletionsKept)
+        try container.encode(refetchReason, forKey: .refetchReason)
+        try container.encode(changeToken, forKey: .changeToken)
     }
 }

@@ -27,10 +27,10 @@ import Synchronization
 /// print("\(report.inserted) new, \(report.updated) changed, \(report.deleted) deleted")
 /// ```
 public struct SyncService: Sendable {
-    private let dataService: any PostDataService
-    private let store: any PostStoreProtocol
-    private let clock: any ClockProtocol
-    private let logger: Logger?
+    let dataService: any PostDataService
+    let store: any PostStoreProtocol
+    let clock: any ClockProtocol
+    let logger: Logger?
 
     /// Creates a service.
     ///
@@ -68,12 +68,32 @@ public struct SyncService: Sendable {
         _ options: SyncOptions = SyncOptions(),
         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) async throws -> SyncReport {
-        let source = dataService.source
         let start = clock.uptime()
-        let previous = options.usesETag ? try await store.syncState(for: source) : nil
-        let fetched = try await dataService.streamPosts(
-            PostFetchRequest(etag: try await etag(of: previous, options), progress: progress)
-        )
+        let report: SyncReport
+        if let feed = dataService as? any PostChangesSource {
+            report = try await syncByChanges(from: feed, options, start: start, progress: progress)
+        } else {
+            let previous = options.usesETag ? try await store.syncState(for: dataService.source) : nil
+            let fetched = try await dataService.streamPosts(
+                PostFetchRequest(etag: try await etag(of: previous, options), progress: progress)
+            )
+            report = try await syncWhole(fetched, previous: previous, options, start: start, progress: progress)
+        }
+        log(report)
+        return report
+    }
+
+    /// Applies what a fetch of every post returned: the posts, or a `304` confirmed.
+    ///
+    /// - Parameter previous: The saved state whose `ETag` the fetch sent, if it sent one.
+    func syncWhole(
+        _ fetched: PostStreamResult,
+        previous: SyncState?,
+        _ options: SyncOptions,
+        start: Duration,
+        progress: @escaping @Sendable (SyncProgress) -> Void
+    ) async throws -> SyncReport {
+        let source = dataService.source
         let report: SyncReport
         switch fetched {
         case .notModified:
@@ -113,7 +133,6 @@ public struct SyncService: Sendable {
                 duration: clock.uptime() - start
             )
         }
-        log(report)
         return report
     }
 
@@ -122,7 +141,7 @@ public struct SyncService: Sendable {
     ///
     /// A remembered ETag means no post changed since its sync, which upserted `fetched` posts; so the store holds
     /// exactly the source's posts when it holds `fetched` posts in all.
-    private func etag(of previous: SyncState?, _ options: SyncOptions) async throws -> String? {
+    func etag(of previous: SyncState?, _ options: SyncOptions) async throws -> String? {
         guard let previous, let etag = previous.etag else { return nil }
         guard options.prune else { return etag }
         return try await store.count() == previous.fetched ? etag : nil

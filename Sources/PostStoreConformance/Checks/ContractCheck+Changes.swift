@@ -174,6 +174,40 @@ extension ContractCheck {
     }
 }
 
+extension ContractCheck {
+    /// A change set that requires a change token is written only while its source's saved state holds that token.
+    static let aRequiredChangeTokenGuardsTheWrite = ContractCheck(
+        "aRequiredChangeTokenGuardsTheWrite",
+        "A change set that requires a change token is written only while its source's saved state holds it."
+    ) { store, _ async throws in
+        let first = ChangeToken(storeID: "a", revision: 1)
+        let second = ChangeToken(storeID: "a", revision: 2)
+        func state(_ token: ChangeToken) -> SyncState {
+            var state = SyncState(source: "feed", syncedAt: Date(timeIntervalSince1970: 1))
+            state.changeToken = token
+            return state
+        }
+        func step(_ posts: [Post], from required: ChangeToken?, to token: ChangeToken) -> PostChangeSet {
+            var changes = PostChangeSet(upserts: posts, syncState: state(token))
+            changes.requiredChangeToken = required
+            return changes
+        }
+        try await store.apply(step(SamplePosts.make(count: 2), from: nil, to: first))
+        try await store.apply(step(SamplePosts.make(count: 1, firstId: 3), from: first, to: second))
+        #expect(try await store.syncState(for: "feed")?.changeToken == second)
+        for stale in [first, ChangeToken(storeID: "b", revision: 2)] {
+            await #expect {
+                try await store.apply(step(SamplePosts.make(count: 1, firstId: 9), from: stale, to: second))
+            } throws: { ($0 as? PostStoreError)?.code == .checkpointMoved }
+        }
+        #expect(try await store.count() == 3, "a refused change set writes nothing")
+        try await store.delete(ids: [1])
+        await #expect(throws: PostStoreError.self, "a write that changed posts cleared the checkpoint") {
+            try await store.apply(step([], from: second, to: second))
+        }
+    }
+}
+
 /// A small seeded generator, so that a check's "random" history is the same in every run.
 private struct SplitMix64 {
     private var state: UInt64
