@@ -50,11 +50,8 @@ struct CommandLineSync {
     /// - Returns: The sync's report.
     /// - Throws: What the sync throws, the library's errors as they are.
     func run(progress: ProgressDisplay) async throws -> SyncReport {
-        let options = SyncOptions(
-            prune: command.prune,
-            deletionLimit: command.force ? .unlimited : SyncOptions.defaultDeletionLimit,
-            dryRun: command.dryRun
-        )
+        var options = self.options
+        options.usesChangeToken = !command.full
         guard !command.dryRun else {
             return try await wire(spec, progress).resolve(SyncService.self).sync(options, progress: progress.show)
         }
@@ -80,6 +77,26 @@ struct CommandLineSync {
                 let service = try postsRead.map { try syncService(graph, $0) } ?? graph.resolve(SyncService.self)
                 return try await service.sync(options, progress: committing)
             }
+        )
+    }
+
+    /// Follows the source after ``run(progress:)``: its store exists then.
+    ///
+    /// - Parameters:
+    ///   - wait: How long the source may hold each request while it has no change.
+    ///   - progress: Draws each sync's progress and each retry.
+    /// - Returns: The reports, as each write commits (see `SyncService.follow(_:wait:progress:)`).
+    func follow(wait: Duration, progress: ProgressDisplay) async throws -> AsyncThrowingStream<SyncReport, any Error> {
+        let graph = try await wire(spec, progress)
+        return try graph.resolve(SyncService.self).follow(options, wait: wait, progress: progress.show)
+    }
+
+    /// The options of the command's syncs.
+    private var options: SyncOptions {
+        SyncOptions(
+            prune: command.prune,
+            deletionLimit: command.force ? .unlimited : SyncOptions.defaultDeletionLimit,
+            dryRun: command.dryRun
         )
     }
 

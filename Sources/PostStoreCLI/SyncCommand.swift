@@ -15,6 +15,7 @@ struct SyncCommand: AsyncParsableCommand {
               poststore sync --from https://jsonplaceholder.typicode.com/posts --prune
               poststore sync --store demo.sqlite --format json
               cat posts.ndjson | poststore sync --from - --store json:posts.json --dry-run
+              poststore sync --from http://127.0.0.1:3000/posts --store replica.sqlite --prune --follow
             """
     )
 
@@ -42,6 +43,25 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("dry-run"), help: "Report what the sync would do, and write nothing.")
     var dryRun = false
+
+    @Flag(
+        name: .long,
+        help: "Fetch every post, even from a source with a changes feed that could send only the changes."
+    )
+    var full = false
+
+    @Flag(
+        name: .long,
+        help: "Keep following a poststore serve source, applying its changes as they commit, until interrupted."
+    )
+    var follow = false
+
+    @Option(
+        name: .long,
+        parsing: .unconditional,
+        help: "With --follow, seconds the source may hold each request while it has no change (default 30)."
+    )
+    var wait: Double?
 
     @Option(
         name: .customLong("page-size"),
@@ -105,6 +125,13 @@ struct SyncCommand: AsyncParsableCommand {
             throw ValidationError("--retries must be from 0 to \(Self.maximumRetries) (got \(retries)).")
         }
         if force && !prune { throw ValidationError("--force only makes sense with --prune.") }
+        if let wait {
+            guard follow else { throw ValidationError("--wait only makes sense with --follow.") }
+            guard wait >= 0, wait <= Self.maximumTimeout else {
+                throw ValidationError("--wait must be a number of seconds from 0 to 86400 (a day) (got \(wait)).")
+            }
+        }
+        if follow && dryRun { throw ValidationError("--follow writes as it goes; it does not combine with --dry-run.") }
         if !dryRun {
             try options.refuseInMemory(
                 "so the sync would keep nothing; to check a source, use sync --dry-run, or name a file or database "
@@ -117,6 +144,9 @@ struct SyncCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let spec = try options.spec()
         let source = try PostStoreConfiguration.Source.resolve(from, pageSize: pageSize, environment: environment)
+        if follow, source.isFile {
+            throw ValidationError("--follow needs an http(s) source with a changes feed (poststore serve), not a file.")
+        }
         try await Failure.report(Self.self, verbose: options.verbose) {
             let isDefaultStore = options.store == nil && (environment["POSTSTORE_STORE"] ?? "").isEmpty
             let sync = CommandLineSync(command: self, spec: spec, source: source, isDefaultStore: isDefaultStore)
@@ -131,16 +161,41 @@ struct SyncCommand: AsyncParsableCommand {
                 default: ProgressDisplay.defaultLabel(phase)
                 }
             }
-            let report: SyncReport
             do {
-                report = try await progress.showing { try await sync.run(progress: progress) }
+                guard follow else {
+                    try print(try await progress.showing { try await sync.run(progress: progress) }, store: spec)
+                    return
+                }
+                // Until interrupted: a signal ends the work, whose write under way finishes first, and exits 0.
+                try await SignalCancellation.run {
+                    try print(try await progress.showing { try await sync.run(progress: progress) }, store: spec)
+                    let wait = Duration.milliseconds(Int64(((self.wait ?? 30) * 1000).rounded()))
+                    var isFirst = true
+                    for try await report in try await sync.follow(wait: wait, progress: progress) {
+                        // The follower's own first sync finds what came meanwhile, often nothing.
+                        defer { isFirst = false }
+                        if isFirst, report.byChanges, report.fetched == 0 { continue }
+                        try print(report, store: spec)
+                    }
+                }
             } catch {
                 throw Self.advice(for: error, source: source)
             }
-            switch format {
-            case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
-            case .text: Output.line(Self.text(report, store: spec).withVisibleControls)
-            }
+        }
+    }
+
+    /// Prints a report: a line on standard error first when the sync had to fetch every post again, then the
+    /// report as a sentence or one JSON object on standard output.
+    private func print(_ report: SyncReport, store spec: StoreSpec) throws {
+        if let reason = report.refetchReason, !quiet {
+            Output.error(
+                "poststore: \(report.source) could not tell the changes since the last sync (\(reason)); fetched every "
+                    + "post again.".withVisibleControls
+            )
+        }
+        switch format {
+        case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
+        case .text: Output.line(Self.text(report, store: spec).withVisibleControls)
         }
     }
 
@@ -169,8 +224,11 @@ struct SyncCommand: AsyncParsableCommand {
         }
         let pages = "\(report.pages) page\(report.pages == 1 ? "" : "s")"
         let seconds = String(format: "%.2f", report.durationSeconds)
-        return "\(verb) \(report.source) into \(store): \(report.fetched) fetched, \(report.inserted) inserted, "
-            + "\(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted "
+        let changes = "\(report.fetched) change\(report.fetched == 1 ? "" : "s")"
+        let fetched = report.byChanges ? " by changes: \(changes)" : ": \(report.fetched) fetched"
+        let kept = report.deletionsKept == 0 ? "" : ", \(report.deletionsKept) deletions kept (no --prune)"
+        return "\(verb) \(report.source) into \(store)\(fetched), \(report.inserted) inserted, "
+            + "\(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted\(kept) "
             + "(\(pages), \(seconds) s)."
     }
 }

@@ -21,7 +21,8 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var pages: Int
     /// Whether this was a dry run that wrote nothing.
     public var dryRun: Bool
-    /// How long the sync took, from the first request to the commit.
+    /// How long the sync took, from the first request to the commit (for a follower, from the arrival of the answer
+    /// its source held until a change came).
     public var duration: Duration
     /// Whether the sync asked the source's changes feed for what changed since the last sync alone.
     public var byChanges = false

@@ -9,16 +9,20 @@ extension SyncService {
     /// A token the source cannot answer falls back to a whole copy, and says why in the report
     /// (``SyncReport/refetchReason``). A checkpoint that another sync moved between the read and the write
     /// (``PostStoreError/Code/checkpointMoved``) is read again, and the sync goes on from it.
+    ///
+    /// - Parameter wait: How long the source may hold the first request for changes while it has none (a follower's
+    ///   long poll).
     func syncByChanges(
         from feed: any PostChangesSource,
         _ options: SyncOptions,
         start: Duration,
+        wait: Duration = .zero,
         progress: @escaping @Sendable (SyncProgress) -> Void
     ) async throws -> SyncReport {
         var retries = 0
         while true {
             do {
-                return try await syncByChangesOnce(from: feed, options, start: start, progress: progress)
+                return try await syncByChangesOnce(from: feed, options, start: start, wait: wait, progress: progress)
             } catch let error as PostStoreError where error.code == .checkpointMoved && retries < Self.checkpointRetries
             {
                 retries += 1
@@ -30,8 +34,12 @@ extension SyncService {
         from feed: any PostChangesSource,
         _ options: SyncOptions,
         start: Duration,
+        wait: Duration,
         progress: @escaping @Sendable (SyncProgress) -> Void
     ) async throws -> SyncReport {
+        var wait = wait
+        // A follower's report times the work from the held answer's arrival, not the wait for it.
+        var start = start
         let source = dataService.source
         let previous = try await store.syncState(for: source)
         var since = options.usesChangeToken ? previous?.changeToken : nil
@@ -47,8 +55,16 @@ extension SyncService {
         while true {
             let etag = since == nil && options.usesETag ? try await etag(of: previous, options) : nil
             let answer = try await feed.fetchChanges(
-                PostChangesRequest(since: since, limit: options.changesLimit, etag: etag, progress: progress)
+                PostChangesRequest(
+                    since: since,
+                    limit: options.changesLimit,
+                    wait: since == nil ? .zero : wait,
+                    etag: etag,
+                    progress: progress
+                )
             )
+            if wait > .zero { start = clock.uptime() }
+            wait = .zero
             switch answer {
             case .mustRefetch(let reason):
                 guard since != nil else {

@@ -177,7 +177,7 @@ public struct SyncService: Sendable {
         }
     }
 
-    private func log(_ report: SyncReport) {
+    func log(_ report: SyncReport) {
         guard let logger else { return }
         var metadata: Logger.Metadata = ["source": "\(report.source)", "dry-run": "\(report.dryRun)"]
         if report.notModified {

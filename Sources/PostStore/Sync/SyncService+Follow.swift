@@ -1,0 +1,106 @@
+/// Following a source with a changes feed: a sync, then each change applied as it comes.
+extension SyncService {
+    /// Follows a source with a changes feed: syncs once, then asks the feed again and again, each request held by
+    /// the source until a write commits there (a long poll of up to `wait`), and applies each answer as one write
+    /// with its checkpoint.
+    ///
+    /// The sequence yields the first sync's report, then one report for each answer that brought changes (or a
+    /// whole copy, when the source could not tell the changes and the store fetched every post again). A source that
+    /// cannot be reached, or a store that is busy or unreachable, is tried again after a pause that doubles from
+    /// 0.1 s to 5 s, each try reported to `progress` as ``SyncProgress/retrying(attempt:delay:reason:)``; a
+    /// restarted server is found again this way. Any other failure ends the sequence with its error. Cancelling
+    /// the task that iterates (or ending the iteration) ends it: a write under way is finished first, for a store
+    /// commits or rolls back a write whole.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// for try await report in service.follow(SyncOptions(prune: true)) {
+    ///     print("\(report.fetched) changes")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - options: As ``sync(_:progress:)``; a dry run cannot be followed.
+    ///   - wait: How long each request may be held by the source while it has no change.
+    ///   - progress: Called as each sync advances and before each retry.
+    /// - Returns: The reports, as each write commits.
+    public func follow(
+        _ options: SyncOptions = SyncOptions(),
+        wait: Duration = .seconds(30),
+        progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) -> AsyncThrowingStream<SyncReport, any Error> {
+        AsyncThrowingStream { continuation in
+            let following = Task {
+                do {
+                    try await follow(options, wait: wait, progress: progress) { continuation.yield($0) }
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in following.cancel() }
+        }
+    }
+
+    /// The longest pause between two tries of an unreachable source or store.
+    static let longestFollowPause = Duration.seconds(5)
+
+    private func follow(
+        _ options: SyncOptions,
+        wait: Duration,
+        progress: @escaping @Sendable (SyncProgress) -> Void,
+        report: (SyncReport) -> Void
+    ) async throws {
+        let source = dataService.source
+        guard !options.dryRun else {
+            throw PostStoreError(.invalidArgument, "A dry run cannot follow \(source): it writes no checkpoint.")
+        }
+        guard let feed = dataService as? any PostChangesSource else { throw Self.noFeed(source) }
+        var isFirst = true
+        var failures = 0
+        while true {
+            try Task.checkCancellation()
+            let synced: SyncReport
+            do {
+                synced = try await syncByChanges(
+                    from: feed,
+                    options,
+                    start: clock.uptime(),
+                    wait: isFirst ? .zero : wait,
+                    progress: progress
+                )
+            } catch let error as PostStoreError where Self.isTransient(error) {
+                failures += 1
+                let pause = min(.milliseconds(100) * (1 << min(failures - 1, 16)), Self.longestFollowPause)
+                progress(.retrying(attempt: failures, delay: pause, reason: error.message))
+                try await clock.sleep(for: pause)
+                continue
+            }
+            failures = 0
+            // Without a checkpoint there is nothing to wait on: the source keeps no feed (any more).
+            guard synced.changeToken != nil else { throw Self.noFeed(source) }
+            if isFirst || synced.fetched > 0 || !synced.byChanges {
+                log(synced)
+                report(synced)
+            }
+            isFirst = false
+        }
+    }
+
+    /// Failures that a follower waits out: the source or the store unreachable or busy for a while, or another
+    /// sync moving the checkpoint again and again.
+    private static func isTransient(_ error: PostStoreError) -> Bool {
+        [.sourceUnavailable, .storeUnavailable, .storeBusy, .checkpointMoved].contains(error.code)
+    }
+
+    private static func noFeed(_ source: String) -> PostStoreError {
+        PostStoreError(
+            .invalidArgument,
+            "\(source) offers no changes feed to follow; follow a poststore serve source (its GET /posts sends a "
+                + "PostStore-Changes-Token), or sync without following."
+        )
+    }
+}
