@@ -9,18 +9,21 @@ enum RunningServer {
     ///
     /// - Parameters:
     ///   - store: The store to serve.
-    ///   - configuration: The configuration; its port is always 0 and its access log off, and a request timeout
+    ///   - configuration: The configuration; its port is 0 (unless `keepingPort`) and its access log off, and a
+    ///     request timeout
     ///     left at its default is raised to `hangLimit`: the server's timer runs on NIO's event loop, the store's
     ///     answer on the concurrency pool, which a suite under a sanitizer kept busy for minutes (answers of a
     ///     correct server became 503s after 30 s). The tests of the timeout set their own.
+    ///   - keepingPort: Whether to listen on the configuration's port: a server restarted where one was.
     ///   - body: The test, given a client of the server.
     static func with<Result: Sendable>(
         _ store: any PostStoreProtocol,
         configuration: PostServerConfiguration = PostServerConfiguration(),
+        keepingPort: Bool = false,
         _ body: (RawHTTPClient) async throws -> Result
     ) async throws -> Result {
         var configuration = configuration
-        configuration.port = 0
+        if !keepingPort { configuration.port = 0 }
         configuration.accessLog = nil
         if configuration.requestTimeout == PostServerConfiguration().requestTimeout {
             configuration.requestTimeout = hangLimit

@@ -18,15 +18,15 @@ enum ServedEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
-    /// A new, empty store of this engine (files in `folder`, a new schema on PostgreSQL).
-    func makeStore(in folder: TemporaryDirectory) async throws -> any PostStoreProtocol {
+    /// A new, empty store of this engine (files named `name` in `folder`, a new schema on PostgreSQL).
+    func makeStore(in folder: TemporaryDirectory, name: String = "served") async throws -> any PostStoreProtocol {
         switch self {
         case .memory:
             return InMemoryPostStore()
         case .sqlite:
-            return try SQLitePostStore(path: folder.file("served.sqlite"))
+            return try SQLitePostStore(path: folder.file(name + ".sqlite"))
         case .json:
-            return try JSONFilePostStore(path: folder.file("served.json"))
+            return try JSONFilePostStore(path: folder.file(name + ".json"))
         case .postgres:
             let schema = "serve_" + UUID().uuidString.prefix(8).lowercased()
             let store = try PostgresPostStore(location: PostgresStoreLocation(url: PostgresTestURL.url(schema: schema)))
