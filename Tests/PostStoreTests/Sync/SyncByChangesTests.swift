@@ -1,0 +1,111 @@
+import Foundation
+import PostStore
+import PostStoreTesting
+import Synchronization
+import Testing
+
+/// ``SyncService`` with a source that has a changes feed, on in-memory stores: checkpoints, another sync moving one,
+/// must-refetch, and following with its retries.
+@Suite struct SyncByChangesTests {
+    private let posts = SamplePosts.make(count: 20)
+
+    @Test func aSyncThatFindsItsCheckpointMovedGoesOnFromTheNewOne() async throws {
+        let origin = InMemoryPostStore(posts: posts)
+        let source = StubPostChangesSource(serving: origin)
+        let replica = InMemoryPostStore()
+        let sync = SyncService(dataService: source, store: replica, clock: TestClock())
+        try await sync.sync()
+        try await origin.upsert([Post(userId: 1, id: 2, title: "moved", body: "on")])
+        // Another sync of the same source commits while this one is between its read and its write.
+        let other = SyncService(dataService: StubPostChangesSource(serving: origin), store: replica, clock: TestClock())
+        let once = Mutex(false)
+        source.beforeAnswering { _ in
+            let isFirst = once.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            guard isFirst else { return }
+            try await other.sync()
+        }
+        let report = try await sync.sync()
+        #expect(report.byChanges && report.fetched == 0, "the other sync brought the change: \(report)")
+        #expect(source.requestedTokens.count == 3, "the whole copy, the first try, and the try from the new checkpoint")
+        #expect(try await replica.query(.all) == (try await origin.query(.all)))
+    }
+
+    @Test func aSourceThatMustRefetchIsCopiedWholeAndTheReportSaysWhy() async throws {
+        let origin = InMemoryPostStore(posts: posts)
+        let replica = InMemoryPostStore()
+        try await SyncService(dataService: StubPostChangesSource(serving: origin), store: replica, clock: TestClock()).sync()
+        let rebuilt = InMemoryPostStore(posts: Array(posts.prefix(15)))
+        let source = StubPostChangesSource(serving: rebuilt)
+        let report = try await SyncService(dataService: source, store: replica, clock: TestClock()).sync(
+            SyncOptions(prune: true)
+        )
+        #expect(!report.byChanges && report.deleted == 5 && report.refetchReason?.contains("another store") == true)
+        #expect(report.changeToken == (await rebuilt.changeToken()))
+        #expect(try await replica.query(.all) == Array(posts.prefix(15)))
+    }
+
+    @Test func aDryRunPreviewsTheChangesAndWritesNothing() async throws {
+        let origin = InMemoryPostStore(posts: posts)
+        let source = StubPostChangesSource(serving: origin)
+        let replica = InMemoryPostStore()
+        try await SyncService(dataService: source, store: replica, clock: TestClock()).sync()
+        try await origin.delete(ids: [1, 2])
+        let before = try await replica.syncStates()
+        let preview = try await SyncService(dataService: source, store: replica, clock: TestClock()).sync(
+            SyncOptions(prune: true, dryRun: true)
+        )
+        #expect(preview.byChanges && preview.deleted == 2 && preview.dryRun)
+        let after = try await replica.syncStates()
+        #expect(try await replica.count() == 20 && after == before)
+    }
+
+    @Test func aFollowerWaitsOutAnUnreachableSourceWithPausesThatDouble() async throws {
+        let origin = InMemoryPostStore(posts: posts)
+        let source = StubPostChangesSource(serving: origin)
+        let clock = TestClock()
+        let replica = InMemoryPostStore()
+        let retries = Mutex<[Duration]>([])
+        let offline = PostStoreError(.sourceUnavailable, "offline")
+        source.fail(with: offline, offline, offline)
+        var reports = SyncService(dataService: source, store: replica, clock: clock).follow(wait: .seconds(60)) {
+            if case .retrying(_, let delay, _) = $0 { retries.withLock { $0.append(delay) } }
+        }.makeAsyncIterator()
+        let first = try #require(try await reports.next())
+        #expect(first.fetched == 20)
+        #expect(retries.withLock { $0 } == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
+        #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
+        try await origin.delete(ids: [5])
+        let next = try #require(try await reports.next())
+        #expect(next.byChanges && next.deletionsKept == 1)
+    }
+
+    @Test func aFollowerOfASourceWithoutAFeedEndsWithOneLine() async throws {
+        let follow = SyncService(dataService: StubPostDataService(), store: InMemoryPostStore(), clock: TestClock())
+            .follow()
+        let error = await #expect(throws: PostStoreError.self) {
+            for try await _ in follow {}
+        }
+        #expect(error?.code == .invalidArgument && error?.message.contains("offers no changes feed") == true)
+    }
+
+    @Test func aFollowerEndsWhenItsTaskIsCancelled() async throws {
+        let origin = InMemoryPostStore(posts: posts)
+        let service = SyncService(dataService: StubPostChangesSource(serving: origin), store: InMemoryPostStore(), clock: TestClock())
+        let started = AsyncStream<Void>.makeStream()
+        let following = Task {
+            var count = 0
+            for try await _ in service.follow(wait: .seconds(600)) {
+                count += 1
+                started.continuation.yield()
+            }
+            return count
+        }
+        var iterator = started.stream.makeAsyncIterator()
+        await iterator.next()
+        following.cancel()
+        #expect(try await following.value == 1)
+    }
+}
