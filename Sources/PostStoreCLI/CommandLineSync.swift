@@ -51,7 +51,9 @@ struct CommandLineSync {
     /// - Throws: What the sync throws, the library's errors as they are.
     func run(progress: ProgressDisplay) async throws -> SyncReport {
         var options = self.options
+        // A whole sync downloads everything: it sends neither a checkpoint nor an ETag.
         options.usesChangeToken = !command.full
+        options.usesETag = !command.full
         guard !command.dryRun else {
             return try await wire(spec, progress).resolve(SyncService.self).sync(options, progress: progress.show)
         }

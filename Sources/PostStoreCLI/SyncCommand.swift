@@ -188,10 +188,10 @@ struct SyncCommand: AsyncParsableCommand {
     /// report as a sentence or one JSON object on standard output.
     private func print(_ report: SyncReport, store spec: StoreSpec) throws {
         if let reason = report.refetchReason, !quiet {
-            Output.error(
+            let line =
                 "poststore: \(report.source) could not tell the changes since the last sync (\(reason)); fetched every "
-                    + "post again.".withVisibleControls
-            )
+                + "post again."
+            Output.error(line.withVisibleControls)
         }
         switch format {
         case .json: Output.data(try SyncOutput(report: report, store: spec.description).json() + Data("\n".utf8))
@@ -226,7 +226,8 @@ struct SyncCommand: AsyncParsableCommand {
         let seconds = String(format: "%.2f", report.durationSeconds)
         let changes = "\(report.fetched) change\(report.fetched == 1 ? "" : "s")"
         let fetched = report.byChanges ? " by changes: \(changes)" : ": \(report.fetched) fetched"
-        let kept = report.deletionsKept == 0 ? "" : ", \(report.deletionsKept) deletions kept (no --prune)"
+        let deletions = "\(report.deletionsKept) deletion\(report.deletionsKept == 1 ? "" : "s")"
+        let kept = report.deletionsKept == 0 ? "" : ", \(deletions) kept (no --prune)"
         return "\(verb) \(report.source) into \(store)\(fetched), \(report.inserted) inserted, "
             + "\(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted\(kept) "
             + "(\(pages), \(seconds) s)."

@@ -9,22 +9,24 @@ extension HTTPPostDataService: PostChangesSource {
     ///
     /// Without a token this is the fetch of ``streamPosts(_:)`` (the same requests), and the server's
     /// `PostStore-Changes-Token` header gives the token; pages that name different tokens came from different
-    /// states, and their posts are returned without one (``PostChangesResult/withoutFeed(_:)``), as from a server
-    /// without a feed, and so is a `304 Not Modified`. With a token, one request to the feed; its answer is checked before it is returned: it must
+    /// states, and their posts are returned without one (`PostChangesResult.withoutFeed(_:)`), as from a server
+    /// without a feed. A `304 Not Modified` with a token is `PostChangesResult.notModified(next:)`. With a token, one request to the feed; its answer is checked before it is returned: it must
     /// answer that token, from the same store, and never lead back (a malformed or contradictory answer is
     /// `invalidData`). `410 Gone`, and a `404` (the server no longer offers a feed), are
-    /// ``PostChangesResult/mustRefetch(_:)``. The request waits the service's timeout plus the request's `wait`.
+    /// `PostChangesResult.mustRefetch(_:)`. The request waits the service's timeout plus the request's `wait`.
     public func fetchChanges(_ request: PostChangesRequest) async throws -> PostChangesResult {
         guard let since = request.since else {
             let whole = try await fetchEveryPost(PostFetchRequest(etag: request.etag, progress: request.progress))
-            // A `304` says the posts of the last whole sync are current, which a sync confirms as it always has.
-            guard let token = whole.token, case .posts(_, _, let pages) = whole.result else {
-                return .withoutFeed(whole.result)
+            guard let token = whole.token else { return .withoutFeed(whole.result) }
+            switch whole.result {
+            case .notModified:
+                return .notModified(next: token)
+            case .posts(_, _, let pages):
+                return .changes(
+                    PostChanges(posts: whole.posts, deletedIds: [], next: token, isCaughtUp: true),
+                    pages: pages
+                )
             }
-            return .changes(
-                PostChanges(posts: whole.posts, deletedIds: [], next: token, isCaughtUp: true),
-                pages: pages
-            )
         }
         let feed = Self.changesURL(of: url, since: since, limit: request.limit, wait: request.wait)
         let downloading = WorkProgress(phase: .downloading, completed: 0, pages: 0, bytes: 0)

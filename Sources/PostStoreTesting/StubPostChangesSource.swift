@@ -5,7 +5,7 @@ import Synchronization
 /// the token of every request; it can be told to fail requests, or to run a step before it answers.
 ///
 /// Inject it where an `HTTPPostDataService` of a server would go, to test code that syncs or follows by changes
-/// without a server. A request that waits (``PostChangesRequest/wait``) while the store has no change is held
+/// without a server. A request that waits (`PostChangesRequest.wait`) while the store has no change is held
 /// until a write to the store commits or the wait ends, as a server holds it.
 ///
 /// For example:
@@ -63,7 +63,7 @@ public final class StubPostChangesSource: PostChangesSource {
     }
 
     /// The store's changes since the request's token, held up to its wait while there are none; the store's
-    /// `mustRefetch` as ``PostChangesResult/mustRefetch(_:)``.
+    /// `mustRefetch` as `PostChangesResult.mustRefetch(_:)`.
     public func fetchChanges(_ request: PostChangesRequest) async throws -> PostChangesResult {
         let failure = state.withLock { state -> PostStoreError? in
             state.tokens.append(request.since)

@@ -89,7 +89,7 @@ import Testing
         #expect(
             Set(report.keys) == [
                 "source", "store", "fetched", "inserted", "updated", "unchanged", "deleted", "notModified", "pages",
-                "dryRun", "durationSeconds",
+                "dryRun", "durationSeconds", "byChanges", "deletionsKept", "refetchReason", "changeToken",
             ]
         )
         #expect(report["source"] as? String == "input.json")
@@ -101,6 +101,8 @@ import Testing
         #expect(report["deleted"] as? Int == 0)
         #expect(report["notModified"] as? Bool == false)
         #expect(report["pages"] as? Int == 1)
+        #expect(report["byChanges"] as? Bool == false && report["deletionsKept"] as? Int == 0)
+        #expect(report["refetchReason"] is NSNull && report["changeToken"] is NSNull, "a file has no changes feed")
         let seconds = try #require(report["durationSeconds"] as? Double)
         #expect(seconds >= 0 && seconds < 60)
     }

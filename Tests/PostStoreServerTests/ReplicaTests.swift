@@ -57,6 +57,28 @@ import Testing
         }
     }
 
+    /// A store synced from the server before it had a feed holds an ETag and no checkpoint: the server's `304` names
+    /// the state the ETag stands for, which becomes the checkpoint.
+    @Test func aStoreWithAnETagAndNoCheckpointGetsOneFromA304() async throws {
+        let folder = try TemporaryDirectory()
+        let origin = InMemoryPostStore(posts: Self.posts)
+        try await RunningServer.with(origin) { client in
+            let replica = try SQLitePostStore(path: folder.file("replica.sqlite"))
+            let etag = try #require(try await client.send("GET", "/posts").header("etag"))
+            let source = "http://127.0.0.1:\(client.port)/posts"
+            try await replica.apply(
+                PostChangeSet(upserts: Self.posts, syncState: SyncState(source: source, etag: etag, syncedAt: .now))
+            )
+            let confirmed = try await service(client.port, into: replica).sync()
+            let token = await origin.changeToken()
+            #expect(confirmed.notModified && confirmed.changeToken == token)
+            #expect(try await replica.syncState(for: source)?.changeToken == token)
+            try await origin.delete(ids: [1])
+            let next = try await service(client.port, into: replica).sync(SyncOptions(prune: true))
+            #expect(next.byChanges && next.deleted == 1)
+        }
+    }
+
     @Test func aLocalWriteMakesTheNextSyncAWholeOne() async throws {
         let folder = try TemporaryDirectory()
         let origin = InMemoryPostStore(posts: Self.posts)

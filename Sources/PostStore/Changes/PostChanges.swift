@@ -1,7 +1,7 @@
 /// One answer of a store's changes feed: the posts written and the ids deleted since a token, up to the next token.
 ///
 /// An answer covers whole writes only, and is read from one state of the store: applying the answers to a copy in
-/// order (``PostChangeSet/init(changes:)`` makes the change set) takes the copy only through states that the store
+/// order (``PostChangeSet/init(changes:syncState:)`` makes the change set) takes the copy only through states that the store
 /// held, and each answer's ``next`` token stands for the state the copy then holds.
 public struct PostChanges: Sendable, Hashable {
     /// The posts inserted or changed since the token, as they are now, in id order.

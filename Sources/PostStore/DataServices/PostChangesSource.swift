@@ -81,6 +81,9 @@ public enum PostChangesResult: Sendable {
     /// The source cannot tell the changes since the token: it comes from another store, one made again, or lies
     /// outside the source's history. The reason, for a person; fetch every post again.
     case mustRefetch(String)
+    /// The source's posts have not changed since the request's `ETag` (`304 Not Modified` to a request without a
+    /// token), and they stand at this token: a sync confirms its `ETag` and records the token as its checkpoint.
+    case notModified(next: ChangeToken)
     /// The source offers no changes feed: what a whole fetch returned (for a request without a token only).
     case withoutFeed(PostStreamResult)
 }

@@ -87,6 +87,18 @@ extension SyncService {
                 )
                 whole.refetchReason = report.refetchReason
                 return whole
+            case .notModified(let token):
+                // The posts the ETag stands for are the source's at `token`: confirmed, the token is the checkpoint.
+                var whole = try await syncWhole(
+                    .notModified,
+                    previous: etag == nil ? nil : previous,
+                    options,
+                    start: start,
+                    checkpoint: token,
+                    progress: progress
+                )
+                whole.refetchReason = report.refetchReason
+                return whole
             case .changes(let changes, let pages):
                 let summary = try await apply(changes, since: since, options, progress: progress)
                 report.fetched += changes.count

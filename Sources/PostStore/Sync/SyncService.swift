@@ -85,12 +85,15 @@ public struct SyncService: Sendable {
 
     /// Applies what a fetch of every post returned: the posts, or a `304` confirmed.
     ///
-    /// - Parameter previous: The saved state whose `ETag` the fetch sent, if it sent one.
+    /// - Parameters:
+    ///   - previous: The saved state whose `ETag` the fetch sent, if it sent one.
+    ///   - checkpoint: The change token a `304` said the posts stand at, recorded with the confirmed `ETag`.
     func syncWhole(
         _ fetched: PostStreamResult,
         previous: SyncState?,
         _ options: SyncOptions,
         start: Duration,
+        checkpoint: ChangeToken? = nil,
         progress: @escaping @Sendable (SyncProgress) -> Void
     ) async throws -> SyncReport {
         let source = dataService.source
@@ -103,10 +106,11 @@ public struct SyncService: Sendable {
                 // The counts stay those of the sync that downloaded the posts the ETag stands for.
                 var state = previous ?? SyncState(source: source, syncedAt: clock.now())
                 state.syncedAt = clock.now()
+                state.changeToken = checkpoint ?? state.changeToken
                 try await store.apply(PostChangeSet(syncState: state, syncStateRecording: .confirmingETag))
             }
             progress(.applied(WriteSummary()))
-            report = SyncReport(
+            var notModified = SyncReport(
                 source: source,
                 fetched: 0,
                 summary: WriteSummary(),
@@ -115,6 +119,8 @@ public struct SyncService: Sendable {
                 dryRun: options.dryRun,
                 duration: clock.uptime() - start
             )
+            notModified.changeToken = checkpoint
+            report = notModified
         case .posts(let stream, let etag, let pages):
             let sent = Mutex(0)
             let counted = PostStream {

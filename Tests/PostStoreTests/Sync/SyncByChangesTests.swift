@@ -36,7 +36,8 @@ import Testing
     @Test func aSourceThatMustRefetchIsCopiedWholeAndTheReportSaysWhy() async throws {
         let origin = InMemoryPostStore(posts: posts)
         let replica = InMemoryPostStore()
-        try await SyncService(dataService: StubPostChangesSource(serving: origin), store: replica, clock: TestClock()).sync()
+        try await SyncService(dataService: StubPostChangesSource(serving: origin), store: replica, clock: TestClock())
+            .sync()
         let rebuilt = InMemoryPostStore(posts: Array(posts.prefix(15)))
         let source = StubPostChangesSource(serving: rebuilt)
         let report = try await SyncService(dataService: source, store: replica, clock: TestClock()).sync(
@@ -93,7 +94,11 @@ import Testing
 
     @Test func aFollowerEndsWhenItsTaskIsCancelled() async throws {
         let origin = InMemoryPostStore(posts: posts)
-        let service = SyncService(dataService: StubPostChangesSource(serving: origin), store: InMemoryPostStore(), clock: TestClock())
+        let service = SyncService(
+            dataService: StubPostChangesSource(serving: origin),
+            store: InMemoryPostStore(),
+            clock: TestClock()
+        )
         let started = AsyncStream<Void>.makeStream()
         let following = Task {
             var count = 0

@@ -1,0 +1,197 @@
+import Foundation
+import PostStore
+import PostStoreHTTP
+import PostStoreServer
+import PostStoreTestSupport
+import PostStoreTesting
+import Synchronization
+import Testing
+
+/// Random histories of writes on a served store A — its own writes, prunes, and writes served over HTTP — while a
+/// replica B1 syncs by changes now and then (in answers of one to five changes) and a replica B2 follows: after
+/// every write to B1 or B2 the replica holds a state that A held, and at the end both equal A byte for byte. Each
+/// engine is A once (behind `poststore serve`) and B once.
+///
+/// `POSTSTORE_DIFFERENTIAL_ROUNDS` sets the rounds per pair (3 by default; the deep checks run more).
+@Suite struct ReplicaDifferentialTests {
+    /// The pairs: every engine as A and as B.
+    static var pairs: [(origin: ServedEngine, replica: ServedEngine)] {
+        let engines = ServedEngine.available
+        return engines.indices.map { (engines[$0], engines[($0 + 1) % engines.count]) }
+    }
+
+    static var rounds: Int {
+        ProcessInfo.processInfo.environment["POSTSTORE_DIFFERENTIAL_ROUNDS"].flatMap(Int.init) ?? 3
+    }
+
+    @Test(arguments: pairs.indices)
+    func replicasOnlyEverHoldStatesTheSourceHeld(pair: Int) async throws {
+        let (originEngine, replicaEngine) = Self.pairs[pair]
+        for round in 0..<Self.rounds {
+            try await run(round: round, origin: originEngine, replica: replicaEngine)
+        }
+    }
+
+    private func run(round: Int, origin originEngine: ServedEngine, replica replicaEngine: ServedEngine) async throws {
+        let folder = try TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        var random = SeededRandom(seed: UInt64(round) &* 0x9E37 &+ UInt64(originEngine.rawValue.count))
+        let origin = try await originEngine.makeStore(in: folder, name: "origin")
+        let held = HeldStates()
+        try await origin.upsert(SamplePosts.make(count: 12))
+        try await held.record(origin)
+        var configuration = PostServerConfiguration(allowsWrites: true)
+        configuration.maximumWait = .seconds(60)
+        try await RunningServer.with(origin, configuration: configuration) { client in
+            let url = URL(string: "http://127.0.0.1:\(client.port)/posts")!
+            let stepped = try await replicaEngine.makeStore(in: folder, name: "stepped")
+            let followed = try await replicaEngine.makeStore(in: folder, name: "followed")
+            func service(into store: any PostStoreProtocol) throws -> SyncService {
+                SyncService(dataService: try HTTPPostDataService(url: url), store: store, clock: SystemClock())
+            }
+            let follower = Task {
+                var checked = 0
+                let options = SyncOptions(prune: true, deletionLimit: .unlimited)
+                for try await report in try service(into: followed).follow(options, wait: .seconds(60)) {
+                    let token = try #require(report.changeToken)
+                    #expect(try await Self.posts(of: followed) == (await held.state(at: token)), "followed to \(token)")
+                    checked += 1
+                }
+                return checked
+            }
+            var steppedChecks = 0
+            for step in 0..<30 {
+                switch random.next(below: 6) {
+                case 0:
+                    // Upserts: new ids and changed posts.
+                    let ids = (0..<(1 + random.next(below: 3))).map { _ in 1 + random.next(below: 20) }
+                    try await origin.upsert(
+                        Set(ids).map {
+                            Post(userId: $0 % 3, id: $0, title: "round \(round) step \(step)", body: "b\($0)")
+                        }
+                    )
+                case 1:
+                    try await origin.delete(ids: Set((0..<2).map { _ in 1 + random.next(below: 20) }))
+                case 2:
+                    // A prune: a whole sync into A that keeps some posts, changes one and adds one.
+                    var kept = try await origin.query(.all).filter { _ in random.next(below: 3) > 0 }
+                    if !kept.isEmpty { kept[0].body += " pruned at \(step)" }
+                    kept.append(Post(userId: 1, id: 21 + random.next(below: 5), title: "new", body: "\(step)"))
+                    try await origin.apply(
+                        PostChangeSet(upserts: Self.distinct(kept), prune: true, deletionLimit: .unlimited)
+                    )
+                case 3:
+                    try await serveWrite(client, origin: origin, random: &random, step: step)
+                default:
+                    var options = SyncOptions(prune: true, deletionLimit: .unlimited)
+                    options.changesLimit = 1 + random.next(below: 5)
+                    let report = try await service(into: stepped).sync(options)
+                    let token = try #require(report.changeToken)
+                    #expect(try await Self.posts(of: stepped) == (await held.state(at: token)), "stepped to \(token)")
+                    steppedChecks += 1
+                    continue
+                }
+                try await held.record(origin)
+            }
+            // Both replicas end equal to A, byte for byte.
+            let final = try await origin.changeToken()
+            try await service(into: stepped).sync(SyncOptions(prune: true, deletionLimit: .unlimited))
+            let caughtUp = Task {
+                while try await followed.syncState(for: url.absoluteString)?.changeToken != final {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                follower.cancel()
+            }
+            // A follower that failed ends the test with its error rather than a wait for a state it cannot reach.
+            let followerChecks = try await follower.value
+            caughtUp.cancel()
+            let expected = PostJSON.encode(try await origin.query(.all))
+            #expect(PostJSON.encode(try await stepped.query(.all)) == expected)
+            #expect(PostJSON.encode(try await followed.query(.all)) == expected)
+            #expect(steppedChecks > 0 && followerChecks > 1, "\(steppedChecks) stepped, \(followerChecks) followed")
+        }
+    }
+
+    /// One write through the server: a `PUT`, a `DELETE` or a `POST`.
+    private func serveWrite(
+        _ client: RawHTTPClient,
+        origin: any PostStoreProtocol,
+        random: inout SeededRandom,
+        step: Int
+    ) async throws {
+        let ids = try await origin.query(.all).map(\.id)
+        let body = Data(#"{"userId": 7, "title": "served \#(step)", "body": "over HTTP"}"#.utf8)
+        let answer: RawHTTPClient.Answer
+        switch (random.next(below: 3), ids.randomElement(using: &random)) {
+        case (0, let id?):
+            answer = try await client.send(
+                "PUT",
+                "/posts/\(id)",
+                headers: ["Content-Type": "application/json"],
+                body: body
+            )
+        case (1, let id?):
+            answer = try await client.send("DELETE", "/posts/\(id)")
+        default:
+            answer = try await client.send("POST", "/posts", headers: ["Content-Type": "application/json"], body: body)
+        }
+        #expect((200...201).contains(answer.status), "\(answer)")
+    }
+
+    /// A store's posts by id.
+    private static func posts(of store: any PostStoreProtocol) async throws -> [Int: Post] {
+        Dictionary(uniqueKeysWithValues: try await store.query(.all).map { ($0.id, $0) })
+    }
+
+    private static func distinct(_ posts: [Post]) -> [Post] {
+        var seen = Set<Int>()
+        return posts.filter { seen.insert($0.id).inserted }
+    }
+}
+
+/// The states a store held, by token: recorded after each write, awaited by a replica that may see a token before
+/// the test has recorded it. The store's writes are recorded in order, so a token at or below the newest revision
+/// recorded that was not recorded itself is one the store never held: `nil`.
+private actor HeldStates {
+    private var states: [ChangeToken: [Int: Post]] = [:]
+    private var newest = -1
+    private var waiting: [ChangeToken: [CheckedContinuation<[Int: Post]?, Never>]] = [:]
+
+    /// Records the store's state now under its token.
+    func record(_ store: any PostStoreProtocol) async throws {
+        let changes = try await store.changes(since: nil)
+        let state = Dictionary(uniqueKeysWithValues: changes.posts.map { ($0.id, $0) })
+        states[changes.next] = state
+        newest = max(newest, changes.next.revision)
+        for (token, waiters) in waiting where token.revision <= newest {
+            waiting[token] = nil
+            for waiter in waiters { waiter.resume(returning: states[token]) }
+        }
+    }
+
+    /// The state recorded under `token`, once the store's writes up to it are recorded; `nil` for one never held.
+    func state(at token: ChangeToken) async -> [Int: Post]? {
+        if let state = states[token] { return state }
+        if token.revision <= newest { return nil }
+        return await withCheckedContinuation { waiting[token, default: []].append($0) }
+    }
+}
+
+/// SplitMix64: the same history for the same seed in every run.
+private struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    mutating func next(below bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+}
