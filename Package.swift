@@ -327,6 +327,7 @@ let package = Package(
                 "PostStorePostgres",
                 "PostStoreHTTP",
                 "PostStoreTestSupport",
+                "PostStoreTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
