@@ -22,6 +22,26 @@ enum EntityTag {
         String(tag.dropLast()) + "-gzip\""
     }
 
+    /// The tag of one post (`/posts/:id`): a hash of its JSON, the same wherever it is read, that changes with any
+    /// byte of the post and with nothing else, so that `If-Match` on a write names the version the client read.
+    static func tag(of post: Post) -> String {
+        var hasher = StableHasher()
+        hasher.combine(bytes: PostAPI.json(post))
+        return "\"p\(hasher.hexadecimal)\""
+    }
+
+    /// Whether the request's `If-Match` names `tag` (or its compressed form), or is `*` when `exists`: strong
+    /// comparison, as RFC 9110 says for this header (a `W/` tag never matches). `nil` without the header.
+    static func ifMatch(in request: APIRequest, tag: String?) -> Bool? {
+        let candidates = request.headers[values: .ifMatch].flatMap { $0.split(separator: ",") }
+        guard !candidates.isEmpty else { return nil }
+        return candidates.contains { candidate in
+            let candidate = candidate.trimmingWhitespace()
+            guard let tag else { return false }
+            return candidate == "*" || candidate == tag || candidate == compressed(tag)
+        }
+    }
+
     /// A hash of the body, as the version of a store that keeps no revision.
     static func version(ofBody body: [UInt8]) -> String {
         var hasher = StableHasher()

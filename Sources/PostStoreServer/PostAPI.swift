@@ -213,12 +213,17 @@ struct PostAPI: Sendable {
         return PostPage(posts: list.query.window(of: matches), total: matches.count, revision: selected.revision)
     }
 
+    /// One post, with its own `ETag` (``EntityTag/tag(of:)``), which a write's `If-Match` names.
     private func post(_ id: Int, _ request: APIRequest) async throws -> APIResponse {
         try Self.refuseParameters(request)
-        if let notModified = try await notModified(request, advertisingFeed: false) { return notModified }
-        let page = try await store.readPage(PostQuery(ids: [id]))
-        guard let post = page.posts.first else { throw APIError(.notFound, "There is no post \(id).") }
-        return answer(Self.json(post), revision: page.revision, to: request)
+        guard let post = try await store.post(id: id) else { throw APIError(.notFound, "There is no post \(id).") }
+        var headers = HTTPFields()
+        headers[.eTag] = EntityTag.tag(of: post)
+        headers[.cacheControl] = "no-cache"
+        if let tag = headers[.eTag], request.headers[.ifNoneMatch] != nil, EntityTag.isMatched(by: request, tag: tag) {
+            return APIResponse(status: .notModified, headers: headers)
+        }
+        return APIResponse(status: .ok, headers: headers, json: Self.json(post))
     }
 
     /// A `304` when the request's `If-None-Match` names the store's current revision for it: decided without
@@ -294,7 +299,8 @@ struct PostAPI: Sendable {
         return try await writeTurns.inTurn {
             let id: Int
             if let given = fields.id {
-                if try await store.post(id: given) != nil {
+                if let stored = try await store.post(id: given) {
+                    try Self.checkPreconditions(of: request, on: given, stored: stored)
                     throw APIError(.conflict, "Post \(given) exists; PUT /posts/\(given) replaces it.")
                 }
                 id = given
@@ -308,6 +314,7 @@ struct PostAPI: Sendable {
             watcher.storeDidChange()
             var headers = HTTPFields()
             headers[.location] = "\(request.origin)/posts/\(id)"
+            headers[.eTag] = EntityTag.tag(of: post)
             return APIResponse(status: .created, headers: headers, json: Self.json(post))
         }
     }
@@ -316,22 +323,54 @@ struct PostAPI: Sendable {
         try Self.refuseParameters(request)
         let fields = try PostWriteFields(json: request.body)
         return try await writeTurns.inTurn {
-            guard let stored = try await store.post(id: id) else {
+            let stored = try await store.post(id: id)
+            try Self.checkPreconditions(of: request, on: id, stored: stored)
+            guard let stored else {
                 throw APIError(.notFound, "There is no post \(id); POST /posts creates one.")
             }
             let post = request.method == .patch ? try fields.patching(stored) : try fields.post(id: id)
             try await store.upsert([post])
             watcher.storeDidChange()
-            return APIResponse(status: .ok, json: Self.json(post))
+            var headers = HTTPFields()
+            headers[.eTag] = EntityTag.tag(of: post)
+            return APIResponse(status: .ok, headers: headers, json: Self.json(post))
         }
     }
 
     private func delete(_ id: Int, _ request: APIRequest) async throws -> APIResponse {
         try Self.refuseParameters(request)
-        let deleted = try await writeTurns.inTurn { try await store.delete(ids: [id]) }
+        let deleted = try await writeTurns.inTurn {
+            try Self.checkPreconditions(of: request, on: id, stored: try await store.post(id: id))
+            return try await store.delete(ids: [id])
+        }
         watcher.storeDidChange()
         guard deleted > 0 else { throw APIError(.notFound, "There is no post \(id).") }
         return APIResponse(status: .ok, json: Array("{}".utf8))
+    }
+
+    /// Refuses a write whose `If-Match` names no version of the post as it is (or `*` while there is none), or
+    /// whose `If-None-Match` names it as it is (or `*` while there is one), with a `412` that carries the post's
+    /// `ETag`. Checked in the write's turn: no write of this server comes between the check and the write.
+    private static func checkPreconditions(of request: APIRequest, on id: Int, stored: Post?) throws(APIError) {
+        let tag = stored.map(EntityTag.tag(of:))
+        var headers = HTTPFields()
+        if let tag { headers[.eTag] = tag }
+        if EntityTag.ifMatch(in: request, tag: tag) == false {
+            throw APIError(
+                .preconditionFailed,
+                stored == nil
+                    ? "There is no post \(id) to match If-Match."
+                    : "Post \(id) has changed since the version If-Match names; it is now \(tag ?? ""). GET it again.",
+                headers: headers
+            )
+        }
+        if let tag, request.headers[.ifNoneMatch] != nil, EntityTag.isMatched(by: request, tag: tag) {
+            throw APIError(
+                .preconditionFailed,
+                "Post \(id) exists (If-None-Match: \(request.headers[.ifNoneMatch] ?? "")); nothing was written.",
+                headers: headers
+            )
+        }
     }
 
     // MARK: - Bodies

@@ -172,7 +172,7 @@ struct PostServerResponder: HTTPResponder {
         if request.method == .options {
             answer.headers[.accessControlAllowMethods] = answer.headers[.allow]
             answer.headers[.accessControlAllowHeaders] =
-                request.headers[.accessControlRequestHeaders] ?? "Content-Type, If-None-Match"
+                request.headers[.accessControlRequestHeaders] ?? "Content-Type, If-None-Match, If-Match"
             answer.headers[.accessControlMaxAge] = "600"
         }
     }
