@@ -168,7 +168,8 @@ struct SyncCommand: AsyncParsableCommand {
                 }
                 // Until interrupted: a signal ends the work, whose write under way finishes first, and exits 0.
                 try await SignalCancellation.run {
-                    try print(try await progress.showing { try await sync.run(progress: progress) }, store: spec)
+                    // A follower may start before its source: the first sync is tried again as the follow is.
+                    try print(try await sync.runUntilReached(progress: progress), store: spec)
                     let wait = Duration.milliseconds(Int64(((self.wait ?? 30) * 1000).rounded()))
                     var isFirst = true
                     for try await report in try await sync.follow(wait: wait, progress: progress) {

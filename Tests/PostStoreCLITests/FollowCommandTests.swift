@@ -31,14 +31,20 @@ import Testing
         #expect(try await served.exitCode == 0)
     }
 
-    /// Waits until the follower's store holds what `isDone` looks for.
-    private func waitFor(_ store: String, in sandbox: Sandbox, _ isDone: ([Post]) -> Bool) async throws {
+    /// Waits until the follower's store holds what `isDone` looks for, while the follower runs.
+    private func waitFor(
+        _ store: String,
+        in sandbox: Sandbox,
+        while follower: ChildControl,
+        _ isDone: ([Post]) -> Bool
+    ) async throws {
         while true {
             if let replica = try? SQLitePostStore(path: sandbox.path(store), mode: .openExisting),
                 let posts = try? await replica.query(.all), isDone(posts)
             {
                 return
             }
+            try #require(follower.send(0), "the follower ended before its store got there")
             try await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -55,16 +61,16 @@ import Testing
                 ],
                 control: control
             )
-            try await waitFor("b.sqlite", in: sandbox) { $0.count == 30 }
+            try await waitFor("b.sqlite", in: sandbox, while: control) { $0.count == 30 }
             let client = RawHTTPClient(port: port)
             let edit = Data(#"{"userId": 3, "title": "followed", "body": "at once"}"#.utf8)
             #expect(
                 try await client.send("PUT", "/posts/4", headers: ["Content-Type": "application/json"], body: edit)
                     .status == 200
             )
-            try await waitFor("b.sqlite", in: sandbox) { $0.first { $0.id == 4 }?.title == "followed" }
+            try await waitFor("b.sqlite", in: sandbox, while: control) { $0.first { $0.id == 4 }?.title == "followed" }
             #expect(try await client.send("DELETE", "/posts/5").status == 200)
-            try await waitFor("b.sqlite", in: sandbox) { $0.count == 29 }
+            try await waitFor("b.sqlite", in: sandbox, while: control) { $0.count == 29 }
             control.send(SIGINT)
             let result = try await following
             #expect(result.exitCode == 0, "\(result)")

@@ -70,7 +70,12 @@ import Testing
         #expect(refused.status == .preconditionFailed)
         #expect(await send(.post, "/posts", [:], existing).status == .conflict, "without a condition, as before")
         #expect(try await store.post(id: 4) == SamplePosts.make(count: 5)[3])
-        let created = await send(.post, "/posts", [.ifNoneMatch: "*"], #"{"id": 40, "userId": 1, "title": "t", "body": "b"}"#)
+        let created = await send(
+            .post,
+            "/posts",
+            [.ifNoneMatch: "*"],
+            #"{"id": 40, "userId": 1, "title": "t", "body": "b"}"#
+        )
         #expect(created.status == .created && created.headers[.eTag] != nil)
     }
 }

@@ -46,7 +46,7 @@ extension SyncService {
     }
 
     /// The longest pause between two tries of an unreachable source or store.
-    static let longestFollowPause = Duration.seconds(5)
+    package static let longestFollowPause = Duration.seconds(5)
 
     private func follow(
         _ options: SyncOptions,
