@@ -44,7 +44,7 @@ import Testing
             {
                 return
             }
-            try #require(follower.send(0), "the follower ended before its store got there")
+            try #require(!follower.hasEnded, "the follower ended before its store got there")
             try await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -61,16 +61,25 @@ import Testing
                 ],
                 control: control
             )
-            try await waitFor("b.sqlite", in: sandbox, while: control) { $0.count == 30 }
-            let client = RawHTTPClient(port: port)
-            let edit = Data(#"{"userId": 3, "title": "followed", "body": "at once"}"#.utf8)
-            #expect(
-                try await client.send("PUT", "/posts/4", headers: ["Content-Type": "application/json"], body: edit)
-                    .status == 200
-            )
-            try await waitFor("b.sqlite", in: sandbox, while: control) { $0.first { $0.id == 4 }?.title == "followed" }
-            #expect(try await client.send("DELETE", "/posts/5").status == 200)
-            try await waitFor("b.sqlite", in: sandbox, while: control) { $0.count == 29 }
+            do {
+                try await waitFor("b.sqlite", in: sandbox, while: control) { $0.count == 30 }
+                let client = RawHTTPClient(port: port)
+                let edit = Data(#"{"userId": 3, "title": "followed", "body": "at once"}"#.utf8)
+                #expect(
+                    try await client.send("PUT", "/posts/4", headers: ["Content-Type": "application/json"], body: edit)
+                        .status == 200
+                )
+                try await waitFor("b.sqlite", in: sandbox, while: control) {
+                    $0.first { $0.id == 4 }?.title == "followed"
+                }
+                #expect(try await client.send("DELETE", "/posts/5").status == 200)
+                try await waitFor("b.sqlite", in: sandbox, while: control) { $0.count == 29 }
+            } catch {
+                // The follower runs until stopped: a failed wait must not leave the test waiting for it.
+                control.send(SIGKILL)
+                _ = try? await following
+                throw error
+            }
             control.send(SIGINT)
             let result = try await following
             #expect(result.exitCode == 0, "\(result)")

@@ -47,7 +47,7 @@ import Testing
     /// not hold. A follower that has ended fails the wait (its result says why).
     private func waitUntil(_ follower: ChildControl, _ condition: () async throws -> Bool) async throws {
         while (try? await condition()) != true {
-            guard follower.send(0) else { throw FollowerEnded() }
+            guard !follower.hasEnded else { throw FollowerEnded() }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -102,6 +102,28 @@ import Testing
             ["sync", "--from", source, "--store", "b.sqlite", "--prune", "--force", "--follow", "--wait", "2"],
             control: control
         )
+        // The follower runs until stopped: a failed step must not leave the test waiting for it.
+        do {
+            try await followThroughFaults(sandbox, port: port, source: source, follower: control)
+        } catch {
+            control.send(SIGKILL)
+            _ = try? await following
+            throw error
+        }
+        control.send(SIGTERM)
+        let result = try await following
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.errorOutput.contains("could not tell the changes since the last sync"), "\(result)")
+        #expect(result.outputLines.count >= 3, "\(result)")
+    }
+
+    /// The server's faults, each waited out by the follower: up late, restarted, its store made again.
+    private func followThroughFaults(
+        _ sandbox: Sandbox,
+        port: Int,
+        source: String,
+        follower control: ChildControl
+    ) async throws {
         // The follower starts while no server listens: it waits with its retries.
         try await serving(sandbox, "a.sqlite", port: port) { _ in
             try await waitUntil(control) {
@@ -127,10 +149,5 @@ import Testing
                     == SamplePosts.make(count: 20, firstId: 100)
             }
         }
-        control.send(SIGTERM)
-        let result = try await following
-        #expect(result.exitCode == 0, "\(result)")
-        #expect(result.errorOutput.contains("could not tell the changes since the last sync"), "\(result)")
-        #expect(result.outputLines.count >= 3, "\(result)")
     }
 }

@@ -25,6 +25,8 @@ public final class ChildControl: Sendable {
     /// The running child's pid: `nil` before the spawn and once the child has exited (before it is reaped, so that
     /// a signal can never reach a process that reused the pid).
     private let pid = LockedState<pid_t?>(nil)
+    /// Whether the child has been spawned (it may have exited since).
+    private let spawned = LockedState(false)
     private let input = DispatchSemaphore(value: 0)
     /// What the child has written to standard error so far, whether that is all (the pipe is at its end), and who
     /// waits for more.
@@ -44,6 +46,11 @@ public final class ChildControl: Sendable {
     /// Lets the child read its standard input (once the bytes are written, it is closed).
     public func releaseInput() {
         input.signal()
+    }
+
+    /// Whether the child was spawned and has exited since: `false` before the spawn and while it runs.
+    public var hasEnded: Bool {
+        spawned.withLock { $0 } && pid.withLock { $0 == nil }
     }
 
     /// Sends `signal` to the child if it is still running.
@@ -107,6 +114,7 @@ public final class ChildControl: Sendable {
 
     /// The child has been spawned.
     func attach(_ child: pid_t) {
+        spawned.withLock { $0 = true }
         pid.withLock { $0 = child }
     }
 
