@@ -76,7 +76,18 @@ import Testing
                     ["sync", "--from", source, "--store", "b.sqlite", "--follow", "--quiet"],
                     control: control
                 )
-                // Killed at some moment of a large write: before, during or after the follower applies it.
+                // Once the follower stands at the source's state, a large write; the follower is killed at some
+                // moment of it: before, during or after it applies it.
+                let current = try await origin.changeToken()
+                do {
+                    try await waitUntil(control) {
+                        try await replicaState(sandbox.path("b.sqlite"), source: source).token == current
+                    }
+                } catch {
+                    control.send(SIGKILL)
+                    _ = try? await following
+                    throw error
+                }
                 try await origin.upsert(generations[generation])
                 held[try await origin.changeToken()] = generations[generation]
                 try await Task.sleep(for: .milliseconds(40 * generation))
