@@ -54,11 +54,14 @@ extension SQLitePostStore: ChangeHistoryKeeping {
                     )
                 }
                 try ChangeHistory.check(token, storeID: history.storeID, floor: history.floor, head: history.revision)
+                let upcoming = try revisionsOfChanges(since: token.revision, first: limit + 1)
                 let end = try ChangePageEnd.find(
                     since: token.revision,
                     head: history.revision,
                     limit: limit,
-                    revisionOfChange: { n throws(SQLiteError) in try revisionOfChange(n, since: token.revision) },
+                    revisionOfChange: { (n: Int) throws(SQLiteError) -> Int? in
+                        n <= upcoming.count ? upcoming[n - 1] : nil
+                    },
                     latestOverwrite: latestOverwrite(since:end:)
                 )
                 return PostChanges(
@@ -129,18 +132,17 @@ extension SQLitePostStore: ChangeHistoryKeeping {
         }
     }
 
-    /// The revision of the `n`th change after `since` (1-based), posts and tombstones merged in revision order.
-    private func revisionOfChange(_ n: Int, since: Int) throws(SQLiteError) -> Int? {
+    /// The revisions of the first `count` changes after `since`, posts and tombstones merged in revision order.
+    private func revisionsOfChanges(since: Int, first count: Int) throws(SQLiteError) -> [Int] {
         func first(_ sql: String) throws(SQLiteError) -> [Int] {
             try connection.withStatement(sql) { statement throws(SQLiteError) in
-                try statement.bind(since, n)
+                try statement.bind(since, count)
                 return try statement.rows { $0.int(at: 0) }
             }
         }
         let written = try first("SELECT revision FROM posts WHERE revision > ? ORDER BY revision LIMIT ?")
         let deleted = try first("SELECT revision FROM post_tombstones WHERE revision > ? ORDER BY revision LIMIT ?")
-        guard written.count + deleted.count >= n else { return nil }
-        return (written + deleted).sorted()[n - 1]
+        return Array((written + deleted).sorted().prefix(count))
     }
 
     private func latestOverwrite(since: Int, end: Int) throws(SQLiteError) -> Int? {
