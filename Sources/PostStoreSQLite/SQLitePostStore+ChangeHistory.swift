@@ -157,9 +157,15 @@ extension SQLitePostStore: ChangeHistoryKeeping {
         }
     }
 
+    /// The posts written in `(since, end]`, found through the revision index: without the hint SQLite scans every
+    /// post in id order to spare a sort: 146 ms for 110 changes among 1,000,000 posts, 4 ms with it (measured
+    /// 2026-11-28 through `serve`).
     private func postsWritten(after since: Int, through end: Int) throws(SQLiteError) -> [Post] {
         try connection.withStatement(
-            "SELECT id, user_id, title, body FROM posts WHERE revision > ? AND revision <= ? ORDER BY id"
+            """
+            SELECT id, user_id, title, body FROM posts INDEXED BY posts_revision
+            WHERE revision > ? AND revision <= ? ORDER BY id
+            """
         ) { statement throws(SQLiteError) in
             try statement.bind(since, end)
             return try statement.rows(Self.readPost)
