@@ -25,19 +25,24 @@ public final class ChildControl: Sendable {
     /// The running child's pid: `nil` before the spawn and once the child has exited (before it is reaped, so that
     /// a signal can never reach a process that reused the pid).
     private let pid = LockedState<pid_t?>(nil)
-    /// Whether the child has been spawned (it may have exited since).
-    private let spawned = LockedState(false)
     private let input = DispatchSemaphore(value: 0)
-    /// What the child has written to standard error so far, whether that is all (the pipe is at its end), and who
-    /// waits for more.
-    private let errors = LockedState(ErrorState())
+    /// What the child has written to standard output (0) and standard error (1) so far, whether that is all (the
+    /// pipe is at its end), and who waits for more.
+    private let streams = [LockedState(StreamState()), LockedState(StreamState())]
 
-    /// The child's standard error as received, and the waiters of ``firstErrorLine(timeout:where:)`` to tell of more.
-    private struct ErrorState {
+    /// One of the child's streams as received, and the waiters of ``firstLine(of:timeout:where:)`` to tell of more.
+    private struct StreamState {
         var written = Data()
         var isComplete = false
         var watchers: [Int: AsyncStream<Void>.Continuation] = [:]
         var lastWatcher = 0
+    }
+
+    /// The child's standard output or standard error.
+    public enum Stream: Int, Sendable, CustomStringConvertible {
+        case output, error
+
+        public var description: String { self == .output ? "standard output" : "standard error" }
     }
 
     /// Creates a handle that holds the input until ``releaseInput()``.
@@ -46,11 +51,6 @@ public final class ChildControl: Sendable {
     /// Lets the child read its standard input (once the bytes are written, it is closed).
     public func releaseInput() {
         input.signal()
-    }
-
-    /// Whether the child was spawned and has exited since: `false` before the spawn and while it runs.
-    public var hasEnded: Bool {
-        spawned.withLock { $0 } && pid.withLock { $0 == nil }
     }
 
     /// Sends `signal` to the child if it is still running.
@@ -79,10 +79,28 @@ public final class ChildControl: Sendable {
         timeout: Duration = hangLimit,
         where isWanted: (String) -> Bool
     ) async throws -> String {
+        try await firstLine(of: .error, timeout: timeout, where: isWanted)
+    }
+
+    /// Waits for the child's first whole line on `stream` that `isWanted` accepts, and returns it: what a child
+    /// reports as it goes, such as each report of `sync --follow`.
+    ///
+    /// - Parameters:
+    ///   - stream: Standard output or standard error.
+    ///   - timeout: How long to wait: ``hangLimit`` unless told.
+    ///   - isWanted: Whether a whole line (without its newline) is the one wanted.
+    /// - Throws: ``ChildProcess/Failure`` when the child closes the stream (it exits) or the time is up first; its
+    ///   description holds what the child wrote there.
+    public func firstLine(
+        of stream: Stream,
+        timeout: Duration = hangLimit,
+        where isWanted: (String) -> Bool
+    ) async throws -> String {
+        let state = streams[stream.rawValue]
         let deadline = ContinuousClock.now + timeout
-        // An element each time the child writes to standard error or closes it, and one at the deadline.
+        // An element each time the child writes to the stream or closes it, and one at the deadline.
         let (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let watcher = errors.withLock { state in
+        let watcher = state.withLock { state in
             state.lastWatcher += 1
             state.watchers[state.lastWatcher] = changed
             return state.lastWatcher
@@ -93,18 +111,18 @@ public final class ChildControl: Sendable {
         }
         defer {
             timer.cancel()
-            errors.withLock { $0.watchers[watcher] = nil }
+            state.withLock { $0.watchers[watcher] = nil }
         }
         changed.yield()  // a first look at what came before
         for await _ in changes {
-            let (written, isComplete) = errors.withLock { ($0.written, $0.isComplete) }
+            let (written, isComplete) = state.withLock { ($0.written, $0.isComplete) }
             let text = String(decoding: written, as: UTF8.self)
             // The last piece is a line still being written (or nothing after the last newline).
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             if let line = lines.first(where: { isWanted(String($0)) }) { return String(line) }
             guard !isComplete, ContinuousClock.now < deadline else {
                 let reason = isComplete ? "the child closed it" : "nothing came within \(timeout)"
-                throw ChildProcess.Failure(description: "No such line on standard error: \(reason). It wrote: \(text)")
+                throw ChildProcess.Failure(description: "No such line on \(stream): \(reason). It wrote: \(text)")
             }
         }
         throw CancellationError()  // the stream ends early only when the task is cancelled
@@ -114,7 +132,6 @@ public final class ChildControl: Sendable {
 
     /// The child has been spawned.
     func attach(_ child: pid_t) {
-        spawned.withLock { $0 = true }
         pid.withLock { $0 = child }
     }
 
@@ -124,18 +141,18 @@ public final class ChildControl: Sendable {
         input.signal()
     }
 
-    /// The child wrote `bytes` to standard error.
-    func receivedError(_ bytes: ArraySlice<UInt8>) {
-        let watchers = errors.withLock { state in
+    /// The child wrote `bytes` to a stream.
+    func received(_ bytes: ArraySlice<UInt8>, on stream: Stream) {
+        let watchers = streams[stream.rawValue].withLock { state in
             state.written.append(contentsOf: bytes)
             return state.watchers.values
         }
         for watcher in watchers { watcher.yield() }
     }
 
-    /// The child's standard error is at its end: every byte has been received.
-    func errorEnded() {
-        let watchers = errors.withLock { state in
+    /// The child's stream is at its end: every byte has been received.
+    func ended(_ stream: Stream) {
+        let watchers = streams[stream.rawValue].withLock { state in
             state.isComplete = true
             return state.watchers.values
         }

@@ -165,7 +165,7 @@ public enum ChildProcess {
 
         // Attached before its output is read: a test that acts on a line of it can then always signal the child.
         control?.attach(pid)
-        let collected = readToEnd([output.read, errors.read], errorsTo: control)
+        let collected = readToEnd([output.read, errors.read], tellingOf: control)
         if let input, let standardInput { writeInBackground(standardInput, to: input.write, after: control) }
         let exited = DispatchSemaphore(value: 0)
         Thread {
@@ -297,12 +297,12 @@ public enum ChildProcess {
     }
 
     /// Reads `descriptors` to end of file on a thread of their own and closes them; the function returned waits for
-    /// that thread and gives each descriptor's bytes, in order. `control` is also given the second one's bytes (the
-    /// child's standard error) as they arrive.
-    private static func readToEnd(_ descriptors: [Int32], errorsTo control: ChildControl?) -> () -> [Data] {
+    /// that thread and gives each descriptor's bytes, in order. `control` is also given the bytes of the first two
+    /// (the child's standard output and standard error) as they arrive.
+    private static func readToEnd(_ descriptors: [Int32], tellingOf control: ChildControl?) -> () -> [Data] {
         let collected = Collected()
         Thread {
-            let streams = readAll(descriptors, errorsTo: control)
+            let streams = readAll(descriptors, tellingOf: control)
             collected.streams.withLock { $0 = streams }
             collected.done.signal()
         }
@@ -314,7 +314,7 @@ public enum ChildProcess {
     }
 
     /// The reading thread's loop: `poll` every open descriptor, read what is ready, close each at end of file.
-    private static func readAll(_ descriptors: [Int32], errorsTo control: ChildControl?) -> [Data] {
+    private static func readAll(_ descriptors: [Int32], tellingOf control: ChildControl?) -> [Data] {
         var streams = descriptors.map { _ in Data() }
         var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -329,19 +329,20 @@ public enum ChildProcess {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
                     streams[index].append(contentsOf: buffer[..<count])
-                    if index == 1 { control?.receivedError(buffer[..<count]) }
+                    if let stream = ChildControl.Stream(rawValue: index) { control?.received(buffer[..<count], on: stream) }
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
                     // End of file (a hang-up reads as 0 once the pipe is empty) or an error on the pipe.
                     close(descriptor)
                     polled[index].fd = -1
-                    if index == 1 { control?.errorEnded() }
+                    if let stream = ChildControl.Stream(rawValue: index) { control?.ended(stream) }
                 }
             }
         }
         for entry in polled where entry.fd >= 0 { close(entry.fd) }
-        control?.errorEnded()  // Also when a failed poll ended the loop early.
+        // Also when a failed poll ended the loop early.
+        for stream in [ChildControl.Stream.output, .error] { control?.ended(stream) }
         return streams
     }
 
