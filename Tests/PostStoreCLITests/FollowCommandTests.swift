@@ -14,8 +14,11 @@ import Testing
         try await sandbox.seed(Self.posts, into: "a.sqlite")
         let result = try await sandbox.serving("a.sqlite") { port in
             try await sandbox.following(
-                ["--from", "http://127.0.0.1:\(port)/posts", "--store", "b.sqlite", "--prune", "--follow", "--wait", "5",
-                    "--format", format, "--quiet"]
+                [
+                    "--from", "http://127.0.0.1:\(port)/posts", "--store", "b.sqlite", "--prune", "--follow", "--wait",
+                    "5",
+                    "--format", format, "--quiet",
+                ]
             ) { follower in
                 // Each write is waited for as the follower's report of it: a line printed once it has committed.
                 func reported(_ text: String, _ json: String) async throws {
@@ -42,7 +45,9 @@ import Testing
         if format == "text" {
             #expect(lines.first?.contains(": 30 fetched, 30 inserted") == true)
             #expect(lines.dropFirst().first?.contains(" by changes: 1 change, 0 inserted, 1 updated") == true)
-            #expect(lines.last?.contains(" by changes: 1 change, 0 inserted, 0 updated, 0 unchanged, 1 deleted") == true)
+            #expect(
+                lines.last?.contains(" by changes: 1 change, 0 inserted, 0 updated, 0 unchanged, 1 deleted") == true
+            )
         } else {
             let reports = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             #expect(reports.map { $0?["byChanges"] as? Bool } == [false, true, true])

@@ -85,8 +85,10 @@ import Testing
             try await SQLitePostStore(path: sandbox.path("a.sqlite"), mode: .openExisting).changeToken().description
         }
         let result = try await sandbox.following(
-            ["--from", source, "--store", "b.sqlite", "--prune", "--force", "--follow", "--wait", "2", "--format",
-                "json"],
+            [
+                "--from", source, "--store", "b.sqlite", "--prune", "--force", "--follow", "--wait", "2", "--format",
+                "json",
+            ],
             stoppedBy: SIGTERM
         ) { follower in
             // The follower starts while no server listens: it waits with its retries.

@@ -96,7 +96,7 @@ import Testing
         let api = PostAPI(store: store, allowsWrites: true, maximumLimit: 100, maximumWait: .seconds(600))
         let token = await store.changeToken()
         let held = Task { await get(api, "/posts/_changes?since=\(token)&wait=600") }
-        try await waitUntilHeld(api, by: 1)
+        await waitUntilHeld(api, by: 1)
         let written = await api.respond(
             to: APIRequest(
                 method: .put,
@@ -114,7 +114,7 @@ import Testing
         let api = PostAPI(store: store, allowsWrites: false, maximumLimit: 100, maximumWait: .seconds(600))
         let token = await store.changeToken()
         let held = Task { await get(api, "/posts/_changes?since=\(token)&wait=600") }
-        try await waitUntilHeld(api, by: 1)
+        await waitUntilHeld(api, by: 1)
         try await store.delete(ids: [1])
         let (_, answer) = try changes(await held.value)
         #expect(answer.deletedIds == [1])
@@ -134,7 +134,7 @@ import Testing
         let api = PostAPI(store: store, allowsWrites: false, maximumLimit: 100, maximumWait: .seconds(600))
         let token = await store.changeToken()
         let held = (0..<3).map { _ in Task { await get(api, "/posts/_changes?since=\(token)&wait=600") } }
-        try await waitUntilHeld(api, by: 3)
+        await waitUntilHeld(api, by: 3)
         api.watcher.stop()
         for request in held {
             #expect(try changes(await request.value).changes.count == 0)
@@ -152,9 +152,7 @@ import Testing
     }
 
     /// Waits for `count` requests to be held by the API's watcher.
-    private func waitUntilHeld(_ api: PostAPI, by count: Int) async throws {
-        while api.watcher.waiterCount < count {
-            try await Task.sleep(for: .milliseconds(1))
-        }
+    private func waitUntilHeld(_ api: PostAPI, by count: Int) async {
+        await api.watcher.waiters(atLeast: count)
     }
 }

@@ -4,6 +4,7 @@ import PostStoreHTTP
 import PostStoreServer
 import PostStoreTestSupport
 import PostStoreTesting
+import PropertyBased
 import Synchronization
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
     private func run(round: Int, origin originEngine: ServedEngine, replica replicaEngine: ServedEngine) async throws {
         let folder = try TemporaryDirectory()
         defer { withExtendedLifetime(folder) {} }
-        var random = SeededRandom(seed: UInt64(round) &* 0x9E37 &+ UInt64(originEngine.rawValue.count))
+        var random = Xoshiro(seed: (UInt64(round), UInt64(originEngine.rawValue.count), 0x5EED, 0x9E37_79B9_7F4A_7C15))
         let origin = try await originEngine.makeStore(in: folder, name: "origin")
         let held = HeldStates()
         try await origin.upsert(SamplePosts.make(count: 12))
@@ -49,7 +50,10 @@ import Testing
             func service(into store: any PostStoreProtocol) throws -> SyncService {
                 SyncService(dataService: try HTTPPostDataService(url: url), store: store, clock: SystemClock())
             }
+            // The token of each state the follower reports: the end waits for A's last one among them.
+            let (reported, reporting) = AsyncStream.makeStream(of: ChangeToken.self)
             let follower = Task {
+                defer { reporting.finish() }
                 var checked = 0
                 let options = SyncOptions(prune: true, deletionLimit: .unlimited)
                 do {
@@ -58,6 +62,7 @@ import Testing
                         let posts = try await Self.posts(of: followed)
                         #expect(posts == (await held.state(at: token)), "followed to \(token)")
                         checked += 1
+                        reporting.yield(token)
                     }
                 } catch is CancellationError {
                     // Stopped once caught up, perhaps during a check's read.
@@ -66,22 +71,26 @@ import Testing
             }
             var steppedChecks = 0
             for step in 0..<30 {
-                switch random.next(below: 6) {
+                switch Int.random(in: 0..<6, using: &random) {
                 case 0:
                     // Upserts: new ids and changed posts.
-                    let ids = (0..<(1 + random.next(below: 3))).map { _ in 1 + random.next(below: 20) }
+                    let ids = (0..<(1 + Int.random(in: 0..<3, using: &random))).map { _ in
+                        1 + Int.random(in: 0..<20, using: &random)
+                    }
                     try await origin.upsert(
                         Set(ids).map {
                             Post(userId: $0 % 3, id: $0, title: "round \(round) step \(step)", body: "b\($0)")
                         }
                     )
                 case 1:
-                    try await origin.delete(ids: Set((0..<2).map { _ in 1 + random.next(below: 20) }))
+                    try await origin.delete(ids: Set((0..<2).map { _ in 1 + Int.random(in: 0..<20, using: &random) }))
                 case 2:
                     // A prune: a whole sync into A that keeps some posts, changes one and adds one.
-                    var kept = try await origin.query(.all).filter { _ in random.next(below: 3) > 0 }
+                    var kept = try await origin.query(.all).filter { _ in Int.random(in: 0..<3, using: &random) > 0 }
                     if !kept.isEmpty { kept[0].body += " pruned at \(step)" }
-                    kept.append(Post(userId: 1, id: 21 + random.next(below: 5), title: "new", body: "\(step)"))
+                    kept.append(
+                        Post(userId: 1, id: 21 + Int.random(in: 0..<5, using: &random), title: "new", body: "\(step)")
+                    )
                     try await origin.apply(
                         PostChangeSet(upserts: Self.distinct(kept), prune: true, deletionLimit: .unlimited)
                     )
@@ -89,7 +98,7 @@ import Testing
                     try await serveWrite(client, origin: origin, random: &random, step: step)
                 default:
                     var options = SyncOptions(prune: true, deletionLimit: .unlimited)
-                    options.changesLimit = 1 + random.next(below: 5)
+                    options.changesLimit = 1 + Int.random(in: 0..<5, using: &random)
                     let report = try await service(into: stepped).sync(options)
                     let token = try #require(report.changeToken)
                     #expect(try await Self.posts(of: stepped) == (await held.state(at: token)), "stepped to \(token)")
@@ -101,15 +110,10 @@ import Testing
             // Both replicas end equal to A, byte for byte.
             let final = try await origin.changeToken()
             try await service(into: stepped).sync(SyncOptions(prune: true, deletionLimit: .unlimited))
-            let caughtUp = Task {
-                while try await followed.syncState(for: url.absoluteString)?.changeToken != final {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                follower.cancel()
-            }
-            // A follower that failed ends the test with its error rather than a wait for a state it cannot reach.
+            for await token in reported where token == final { break }
+            follower.cancel()
+            // A follower that failed ended its reports: its error ends the test.
             let followerChecks = try await follower.value
-            caughtUp.cancel()
             let expected = PostJSON.encode(try await origin.query(.all))
             #expect(PostJSON.encode(try await stepped.query(.all)) == expected)
             #expect(PostJSON.encode(try await followed.query(.all)) == expected)
@@ -121,13 +125,13 @@ import Testing
     private func serveWrite(
         _ client: RawHTTPClient,
         origin: any PostStoreProtocol,
-        random: inout SeededRandom,
+        random: inout Xoshiro,
         step: Int
     ) async throws {
         let ids = try await origin.query(.all).map(\.id)
         let body = Data(#"{"userId": 7, "title": "served \#(step)", "body": "over HTTP"}"#.utf8)
         let answer: RawHTTPClient.Answer
-        switch (random.next(below: 3), ids.randomElement(using: &random)) {
+        switch (Int.random(in: 0..<3, using: &random), ids.randomElement(using: &random)) {
         case (0, let id?):
             answer = try await client.send(
                 "PUT",
@@ -179,24 +183,5 @@ private actor HeldStates {
         if let state = states[token] { return state }
         if token.revision <= newest { return nil }
         return await withCheckedContinuation { waiting[token, default: []].append($0) }
-    }
-}
-
-/// SplitMix64: the same history for the same seed in every run.
-private struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int {
-        Int(next() % UInt64(bound))
     }
 }

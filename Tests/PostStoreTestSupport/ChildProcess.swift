@@ -329,7 +329,9 @@ public enum ChildProcess {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
                     streams[index].append(contentsOf: buffer[..<count])
-                    if let stream = ChildControl.Stream(rawValue: index) { control?.received(buffer[..<count], on: stream) }
+                    if let stream = ChildControl.Stream(rawValue: index) {
+                        control?.received(buffer[..<count], on: stream)
+                    }
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {

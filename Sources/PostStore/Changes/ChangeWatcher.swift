@@ -21,6 +21,8 @@ package final class ChangeWatcher: Sendable {
         var isStopped = false
         /// The pause between two reads, cancelled to read at once.
         var pause: Task<Void, Never>?
+        /// Who waits for so many waiters (``waiters(atLeast:)``).
+        var countWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let store: any PostStoreProtocol
@@ -52,18 +54,24 @@ package final class ChangeWatcher: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 enum Start {
                     case refused(Result<ChangeToken?, any Error>)
-                    case waiting(startsPolling: Bool)
+                    case waiting(startsPolling: Bool, counted: [CheckedContinuation<Void, Never>])
                 }
                 let start = state.withLock { state -> Start in
                     if Task.isCancelled { return .refused(.failure(CancellationError())) }
                     if state.isStopped { return .refused(.success(nil)) }
                     state.waiters[id] = Waiter(after: token, deadline: deadline, continuation: continuation)
                     defer { state.isPolling = true }
-                    return .waiting(startsPolling: !state.isPolling)
+                    let waiting = state.waiters.count
+                    let reached = state.countWatchers.filter { $0.count <= waiting }.map(\.continuation)
+                    state.countWatchers.removeAll { $0.count <= waiting }
+                    return .waiting(startsPolling: !state.isPolling, counted: reached)
                 }
                 switch start {
-                case .refused(let result): continuation.resume(with: result)
-                case .waiting(let startsPolling): if startsPolling { Task { await poll() } }
+                case .refused(let result):
+                    continuation.resume(with: result)
+                case .waiting(let startsPolling, let counted):
+                    if startsPolling { Task { await poll() } }
+                    for watcher in counted { watcher.resume() }
                 }
             }
         } onCancel: {
@@ -71,9 +79,16 @@ package final class ChangeWatcher: Sendable {
         }
     }
 
-    /// How many wait now: for tests, and for a server's report.
-    package var waiterCount: Int {
-        state.withLock { $0.waiters.count }
+    /// Returns once at least `count` wait at the same time: for a test that acts while requests are held.
+    package func waiters(atLeast count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state in
+                guard state.waiters.count < count else { return true }
+                state.countWatchers.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
     }
 
     /// Tells the watcher that this process has just written to the store: the token is read at once.

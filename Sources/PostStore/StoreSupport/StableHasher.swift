@@ -31,6 +31,9 @@ package struct StableHasher {
         return hasher.hexadecimal
     }
 
+    /// The hash.
+    package var value: UInt64 { state }
+
     /// The hash as 16 lowercase hexadecimal digits.
     package var hexadecimal: String {
         let digits = String(state, radix: 16)

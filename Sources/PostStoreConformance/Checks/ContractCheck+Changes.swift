@@ -74,7 +74,11 @@ extension ContractCheck {
         "Answers stop near their limit on whole writes and lead a copy only through states the store held."
     ) { store, run async throws in
         // A fixed pseudo-random history of small writes over ten ids: updates, inserts, deletions, re-inserts.
-        var random = SplitMix64(seed: 0x5EED)
+        func roll(_ step: Int, _ id: Int, _ choice: Int) -> UInt64 {
+            var hasher = StableHasher()
+            for value in [step, id, choice] { hasher.combine(value) }
+            return hasher.value
+        }
         var held: [ChangeToken: [Int: Post]] = [:]
         func remember() async throws {
             held[try await store.changeToken()] = Dictionary(
@@ -85,8 +89,8 @@ extension ContractCheck {
         for step in 0..<60 {
             var upserts: [Post] = []
             var deletions: Set<Int> = []
-            for id in 1...10 where random.next() % 4 == 0 {
-                if random.next() % 3 == 0 {
+            for id in 1...10 where roll(step, id, 0) % 4 == 0 {
+                if roll(step, id, 1) % 3 == 0 {
                     deletions.insert(id)
                 } else {
                     upserts.append(Post(userId: id % 3, id: id, title: "step \(step)", body: "id \(id)"))
@@ -205,20 +209,5 @@ extension ContractCheck {
         await #expect(throws: PostStoreError.self, "a write that changed posts cleared the checkpoint") {
             try await store.apply(step([], from: second, to: second))
         }
-    }
-}
-
-/// A small seeded generator, so that a check's "random" history is the same in every run.
-private struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }
