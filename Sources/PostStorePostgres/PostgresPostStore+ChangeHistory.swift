@@ -4,20 +4,6 @@ import PostgresNIO
 /// The changes feed (migration 0005): each post's `revision`, `post_tombstones`, `post_writes`, and in the
 /// `store_revision` row the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
 extension PostgresPostStore: ChangeHistoryKeeping {
-    /// The bookkeeping of the store's history, as its `store_revision` row holds it.
-    struct StoredChangeHistory: Sendable {
-        let storeID: String
-        let revision: Int
-        let floor: Int
-        let limit: Int
-
-        var token: ChangeToken { ChangeToken(storeID: storeID, revision: revision) }
-
-        var summary: ChangeHistorySummary {
-            ChangeHistorySummary(oldest: ChangeToken(storeID: storeID, revision: floor), newest: token, limit: limit)
-        }
-    }
-
     public func changeHistory() async throws -> ChangeHistorySummary {
         try await read { session in try await storedChangeHistory(in: session).summary }
     }
@@ -53,7 +39,7 @@ extension PostgresPostStore: ChangeHistoryKeeping {
                         isCaughtUp: true
                     )
                 }
-                try ChangeHistory.check(token, storeID: history.storeID, floor: history.floor, head: history.revision)
+                try history.check(token)
                 let since = token.revision
                 let upcoming = try await session.rows(
                     """
@@ -107,10 +93,14 @@ extension PostgresPostStore: ChangeHistoryKeeping {
         return StoredChangeHistory(storeID: storeID, revision: revision, floor: floor, limit: limit)
     }
 
-    /// Records a write that changed posts as `revision`: the store's revision, what it overwrote, and the history
-    /// compacted when it is time.
-    func recordChanges(revision: Int, overwritten: OverwrittenRevisions, in session: PostgresSession) async throws {
-        let history = try await storedChangeHistory(in: session)
+    /// Records a write that changed posts as the revision after `history`'s (read when the write began): the
+    /// store's revision, what it overwrote, and the history compacted when it is time.
+    func recordChanges(
+        after history: StoredChangeHistory,
+        overwritten: OverwrittenRevisions,
+        in session: PostgresSession
+    ) async throws {
+        let revision = history.revision + 1
         try await countRevision(in: session)
         if let range = overwritten.range {
             try await session.execute(
@@ -120,9 +110,7 @@ extension PostgresPostStore: ChangeHistoryKeeping {
                 """
             )
         }
-        if let floor = ChangeHistory.compactedFloor(revision: revision, floor: history.floor, limit: history.limit) {
-            try await moveChangeFloor(to: floor, in: session)
-        }
+        if let floor = history.floorAfterNextWrite { try await moveChangeFloor(to: floor, in: session) }
     }
 
     /// Begins the history at the store's revision: every earlier token must refetch (the store was emptied).

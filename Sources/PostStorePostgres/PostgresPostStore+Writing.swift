@@ -27,18 +27,18 @@ extension PostgresPostStore: PostStoreProtocol {
             if let source = changes.syncState?.source, changes.requiredChangeToken != nil {
                 try changes.checkRequiredChangeToken(stored: try await storedChangeToken(for: source, in: session))
             }
-            let revision = try await storedChangeHistory(in: session).revision + 1
+            let history = try await storedChangeHistory(in: session)
             let (summary, overwritten) = try await perform(
                 changes,
                 streaming: upserts,
                 in: session,
-                revision: revision,
+                revision: history.revision + 1,
                 progress: progress
             )
             if keepsSearchIndex {
                 try await PostgresSearchIndex(names: names).buildIfMissing(in: session, progress: progress)
             }
-            try await recordWrite(of: changes, summary, revision: revision, overwritten: overwritten, in: session)
+            try await recordWrite(of: changes, summary, after: history, overwritten: overwritten, in: session)
             return summary
         }
     }
@@ -327,7 +327,7 @@ extension PostgresPostStore: PostStoreProtocol {
     private func recordWrite(
         of changes: PostChangeSet,
         _ summary: WriteSummary,
-        revision: Int,
+        after history: StoredChangeHistory,
         overwritten: OverwrittenRevisions,
         in session: PostgresSession
     ) async throws {
@@ -338,7 +338,7 @@ extension PostgresPostStore: PostStoreProtocol {
                 WHERE etag IS NOT NULL OR change_token IS NOT NULL
                 """
             )
-            try await recordChanges(revision: revision, overwritten: overwritten, in: session)
+            try await recordChanges(after: history, overwritten: overwritten, in: session)
         }
         guard let source = changes.syncState?.source else { return }
         let storedETag = try await storedETag(for: source, in: session)

@@ -4,20 +4,6 @@ import PostStoreCSQLite
 /// The changes feed (migration 0006): each post's `revision`, `post_tombstones`, `post_writes`, and in
 /// `poststore_settings` the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
 extension SQLitePostStore: ChangeHistoryKeeping {
-    /// The bookkeeping of the store's history, as `poststore_settings` holds it.
-    struct StoredChangeHistory {
-        let storeID: String
-        let revision: Int
-        let floor: Int
-        let limit: Int
-
-        var token: ChangeToken { ChangeToken(storeID: storeID, revision: revision) }
-
-        var summary: ChangeHistorySummary {
-            ChangeHistorySummary(oldest: ChangeToken(storeID: storeID, revision: floor), newest: token, limit: limit)
-        }
-    }
-
     public func changeHistory() throws -> ChangeHistorySummary {
         try read { try storedChangeHistory().summary }
     }
@@ -53,7 +39,7 @@ extension SQLitePostStore: ChangeHistoryKeeping {
                         isCaughtUp: true
                     )
                 }
-                try ChangeHistory.check(token, storeID: history.storeID, floor: history.floor, head: history.revision)
+                try history.check(token)
                 let upcoming = try revisionsOfChanges(since: token.revision, first: limit + 1)
                 let end = try ChangePageEnd.find(
                     since: token.revision,
@@ -96,10 +82,10 @@ extension SQLitePostStore: ChangeHistoryKeeping {
         return StoredChangeHistory(storeID: storeID, revision: revision, floor: floor, limit: limit)
     }
 
-    /// Records a write that changed posts as `revision`: the store's revision, what it overwrote, and the history
-    /// compacted when it is time.
-    func recordChanges(revision: Int, overwritten: OverwrittenRevisions) throws(SQLiteError) {
-        let history = try storedChangeHistory()
+    /// Records a write that changed posts as the revision after `history`'s (read when the write began): the
+    /// store's revision, what it overwrote, and the history compacted when it is time.
+    func recordChanges(after history: StoredChangeHistory, overwritten: OverwrittenRevisions) throws(SQLiteError) {
+        let revision = history.revision + 1
         try countRevision()
         if let range = overwritten.range {
             try connection.withStatement(
@@ -109,9 +95,7 @@ extension SQLitePostStore: ChangeHistoryKeeping {
                 try statement.run()
             }
         }
-        if let floor = ChangeHistory.compactedFloor(revision: revision, floor: history.floor, limit: history.limit) {
-            try moveChangeFloor(to: floor)
-        }
+        if let floor = history.floorAfterNextWrite { try moveChangeFloor(to: floor) }
     }
 
     /// Begins the history at the store's revision: every earlier token must refetch (the store was emptied).

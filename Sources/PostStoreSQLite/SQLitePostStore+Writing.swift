@@ -28,15 +28,15 @@ extension SQLitePostStore {
                 try changes.checkRequiredChangeToken(stored: try storedChangeToken(for: source))
             }
             var reader = try upserts.makeReader()
-            let revision = try storedChangeHistory().revision + 1
+            let history = try storedChangeHistory()
             let (summary, overwritten) = try perform(
                 changes,
                 streaming: &reader,
                 writing: true,
-                revision: revision,
+                revision: history.revision + 1,
                 progress: progress
             )
-            try recordWrite(of: changes, summary, revision: revision, overwritten: overwritten)
+            try recordWrite(of: changes, summary, after: history, overwritten: overwritten)
             return summary
         }
     }
@@ -219,14 +219,14 @@ extension SQLitePostStore {
     private func recordWrite(
         of changes: PostChangeSet,
         _ summary: WriteSummary,
-        revision: Int,
+        after history: StoredChangeHistory,
         overwritten: OverwrittenRevisions
     ) throws {
         if summary.changedAnything {
             try connection.execute(
                 "UPDATE sync_state SET etag = NULL, change_token = NULL WHERE etag IS NOT NULL OR change_token IS NOT NULL"
             )
-            try recordChanges(revision: revision, overwritten: overwritten)
+            try recordChanges(after: history, overwritten: overwritten)
         }
         if let state = try changes.syncState(
             after: summary,

@@ -73,7 +73,12 @@ package struct ChangeHistory: Sendable, Equatable {
     }
 
     /// The token of the store's state now.
-    package var token: ChangeToken { ChangeToken(storeID: storeID, revision: revision) }
+    package var token: ChangeToken { head.token }
+
+    /// The identity, revision, floor and limit, as an engine with tables stores them.
+    package var head: StoredChangeHistory {
+        StoredChangeHistory(storeID: storeID, revision: revision, floor: floor, limit: limit)
+    }
 
     // MARK: - Recording a write
 
@@ -121,9 +126,7 @@ package struct ChangeHistory: Sendable, Equatable {
     }
 
     /// How far back the history reaches, and its limit.
-    package var summary: ChangeHistorySummary {
-        ChangeHistorySummary(oldest: ChangeToken(storeID: storeID, revision: floor), newest: token, limit: limit)
-    }
+    package var summary: ChangeHistorySummary { head.summary }
 
     /// Forgets every post: the store was emptied. Every earlier token must refetch.
     package mutating func recordRemovingAll(changedPosts: Bool) {
@@ -160,7 +163,7 @@ package struct ChangeHistory: Sendable, Equatable {
                 isCaughtUp: true
             )
         }
-        try Self.check(token, storeID: storeID, floor: floor, head: revision)
+        try head.check(token)
         var changes: [(revision: Int, id: Int, isDeletion: Bool)] = []
         for (id, version) in postRevisions where version > token.revision { changes.append((version, id, false)) }
         for (id, version) in tombstones where version > token.revision { changes.append((version, id, true)) }
