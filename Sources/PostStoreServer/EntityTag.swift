@@ -1,12 +1,13 @@
 import HTTPTypes
 import PostStore
 
-/// The `ETag` of a `GET` answer and the `If-None-Match` rule.
+/// The `ETag` of a `GET` answer, and the `If-None-Match` and `If-Match` rules.
 ///
-/// A strong tag: the store's revision (``PostPageReading/revision()``), which changes with every write that
-/// changes a post, then a hash of what the request selects (its origin, path and query) and `-gzip` for a
-/// compressed body (RFC 9110 wants a tag per representation). The revision alone decides a `304`, so it is answered
-/// without reading a post. A store that keeps no revision gets a hash of the body instead.
+/// A list's tag (and a changes answer's) is strong: the store's revision (``PostPageReading/revision()``), which
+/// changes with every write that changes a post, then a hash of what the request selects (its origin, path and
+/// query) and `-gzip` for a compressed body (RFC 9110 wants a tag per representation). The revision alone decides a
+/// `304`, so it is answered without reading a post. A store that keeps no revision gets a hash of the body instead.
+/// One post's tag is its own (``tag(of:)``), so that a write's `If-Match` is refused only when that post changed.
 enum EntityTag {
     /// The tag of an answer.
     ///

@@ -217,13 +217,7 @@ struct PostAPI: Sendable {
     private func post(_ id: Int, _ request: APIRequest) async throws -> APIResponse {
         try Self.refuseParameters(request)
         guard let post = try await store.post(id: id) else { throw APIError(.notFound, "There is no post \(id).") }
-        var headers = HTTPFields()
-        headers[.eTag] = EntityTag.tag(of: post)
-        headers[.cacheControl] = "no-cache"
-        if let tag = headers[.eTag], request.headers[.ifNoneMatch] != nil, EntityTag.isMatched(by: request, tag: tag) {
-            return APIResponse(status: .notModified, headers: headers)
-        }
-        return APIResponse(status: .ok, headers: headers, json: Self.json(post))
+        return answer(Self.json(post), tag: EntityTag.tag(of: post), to: request)
     }
 
     /// A `304` when the request's `If-None-Match` names the store's current revision for it: decided without
@@ -269,12 +263,21 @@ struct PostAPI: Sendable {
         }
     }
 
-    /// A read's answer with its `ETag` and `Cache-Control` (revalidate each time): a `200` with the body, or a
-    /// `304` when `If-None-Match` names the tag — decided here, after the read, for a store that keeps no revision
-    /// (its tag is the body's digest), or for `If-None-Match: *`, which names any post that exists.
+    /// A list's answer, tagged with the store's revision and the request (``EntityTag/tag(version:request:)``), or
+    /// the body's digest for a store that keeps no revision.
     private func answer(_ body: [UInt8], revision: String?, to request: APIRequest) -> APIResponse {
+        answer(
+            body,
+            tag: EntityTag.tag(version: revision ?? EntityTag.version(ofBody: body), request: request),
+            to: request
+        )
+    }
+
+    /// A read's answer with its `ETag` and `Cache-Control` (revalidate each time): a `200` with the body, or a
+    /// `304` when `If-None-Match` names the tag — decided here, after the read, where the revision alone did not
+    /// decide it (a post's own tag, a store that keeps no revision, `If-None-Match: *`).
+    private func answer(_ body: [UInt8], tag: String, to request: APIRequest) -> APIResponse {
         var headers = HTTPFields()
-        let tag = EntityTag.tag(version: revision ?? EntityTag.version(ofBody: body), request: request)
         headers[.eTag] = tag
         headers[.cacheControl] = "no-cache"
         if request.headers[.ifNoneMatch] != nil, EntityTag.isMatched(by: request, tag: tag) {

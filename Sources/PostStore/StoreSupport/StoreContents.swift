@@ -93,8 +93,9 @@ package struct StoreContents: Sendable, Equatable {
         try query.evaluate(over: posts)
     }
 
-    /// A digest of the posts, the same for the same posts in any process: the revision of a store that keeps no
-    /// count of its writes (see ``PostPageReading/revision()``).
+    /// A digest of the posts, the same for the same posts in any process: the identity of a store that keeps no
+    /// history of its writes (a JSON file of version 1, or edited by hand), and the check that a JSON file's
+    /// history still describes its posts.
     package var postsDigest: String {
         var hasher = StableHasher()
         for id in posts.keys.sorted() {
