@@ -85,18 +85,8 @@ struct CommandLineSync {
     /// ``run(progress:)``, tried again while the source or the store cannot be reached or is busy, after pauses
     /// that double from 0.1 s to 5 s as a follower's do (`SyncService.follow`), each shown as a retry.
     func runUntilReached(progress: ProgressDisplay) async throws -> SyncReport {
-        var failures = 0
-        while true {
-            do {
-                return try await progress.showing { try await run(progress: progress) }
-            } catch let error as PostStoreError
-                where [.sourceUnavailable, .storeUnavailable, .storeBusy].contains(error.code)
-            {
-                failures += 1
-                let pause = min(.milliseconds(100) * (1 << min(failures - 1, 16)), SyncService.longestFollowPause)
-                progress.show(.retrying(attempt: failures, delay: pause, reason: error.message))
-                try await Task.sleep(for: pause)
-            }
+        try await SyncService.retryingWhileUnreachable(clock: SystemClock(), progress: progress.show) {
+            try await progress.showing { try await run(progress: progress) }
         }
     }
 

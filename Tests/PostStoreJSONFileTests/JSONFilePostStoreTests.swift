@@ -91,16 +91,21 @@ struct JSONFilePostStoreTests {
         #expect((object?["posts"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2, 10])
     }
 
+    /// A store in a file an older build wrote: format version 1, one post (id 7), no change history.
+    private static func versionOneStore(at path: String) throws -> JSONFilePostStore {
+        let document =
+            #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 7, "title": "", "body": ""}]}"#
+        try Data(document.utf8).write(to: URL(fileURLWithPath: path))
+        return try JSONFilePostStore(path: path, mode: .openExisting)
+    }
+
     /// `poststore info` shows the version the file records, read with its count and sync states: an older build's
     /// version 1 until this build writes the file (a newer version is refused, see `corruptFilesAreRefused`).
     @Test("the format version is the file's own, read with the count and sync states")
     func formatVersionIsTheFilesOwn() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
-        let document =
-            #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 7, "title": "", "body": ""}]}"#
-        try Data(document.utf8).write(to: URL(fileURLWithPath: path))
-        let store = try JSONFilePostStore(path: path, mode: .openExisting)
+        let store = try Self.versionOneStore(at: path)
 
         let description = try await store.describe()
 
@@ -111,10 +116,7 @@ struct JSONFilePostStoreTests {
     func versionOneFilesJoinTheFeed() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.json")
-        let document =
-            #"{"format": "poststore-json", "formatVersion": 1, "posts": [{"userId": 1, "id": 7, "title": "", "body": ""}]}"#
-        try Data(document.utf8).write(to: URL(fileURLWithPath: path))
-        let store = try JSONFilePostStore(path: path, mode: .openExisting)
+        let store = try Self.versionOneStore(at: path)
         let before = try await store.changes(since: nil)
         #expect(before.posts.map(\.id) == [7])
         #expect(try await JSONFilePostStore(path: path).changeToken() == before.next, "every process agrees")

@@ -47,22 +47,23 @@ struct SQLiteMigratorTests {
         #expect(try sqlite3(path, "PRAGMA journal_mode") == "wal")
     }
 
-    @Test("a file two migrations behind is brought up to date and keeps its posts")
-    func fileTwoMigrationsBehind() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("posts.sqlite")
-        let old = SQLiteMigrator(
-            migrations: Array(SQLiteMigration.all.prefix(SQLiteMigration.all.count - 2)),
-            checksSchema: false
-        )
+    /// Makes a store with the first `count` migrations only, as an older build made it.
+    private static func makeStore(at path: String, migrations count: Int) throws {
         _ = try SQLitePostStore(
             path: path,
             mode: .createIfMissing,
             busyTimeout: .seconds(5),
             searchIndex: false,
-            migrator: old,
+            migrator: SQLiteMigrator(migrations: Array(SQLiteMigration.all.prefix(count)), checksSchema: false),
             clock: SystemClock()
         )
+    }
+
+    @Test("a file two migrations behind is brought up to date and keeps its posts")
+    func fileTwoMigrationsBehind() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        try Self.makeStore(at: path, migrations: SQLiteMigration.all.count - 2)
         _ = try sqlite3(path, "INSERT INTO posts (id, user_id, title, body) VALUES (1, 1, 'Old Title', 'old body')")
 
         let store = try SQLitePostStore(path: path, mode: .openExisting)
@@ -75,18 +76,7 @@ struct SQLiteMigratorTests {
     func storeFromBeforeTheChangesFeed() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.sqlite")
-        let old = SQLiteMigrator(
-            migrations: Array(SQLiteMigration.all.prefix(5)),
-            checksSchema: false
-        )
-        _ = try SQLitePostStore(
-            path: path,
-            mode: .createIfMissing,
-            busyTimeout: .seconds(5),
-            searchIndex: false,
-            migrator: old,
-            clock: SystemClock()
-        )
+        try Self.makeStore(at: path, migrations: 5)
         _ = try sqlite3(
             path,
             """

@@ -46,7 +46,30 @@ extension SyncService {
     }
 
     /// The longest pause between two tries of an unreachable source or store.
-    package static let longestFollowPause = Duration.seconds(5)
+    static let longestFollowPause = Duration.seconds(5)
+
+    /// Runs `attempt` until it returns, waiting out the failures a follower waits out (the source or the store
+    /// unreachable or busy for a while, or another sync moving the checkpoint again and again) with pauses that
+    /// double from 0.1 s to 5 s, each reported to `progress` as a retry; any other failure is thrown.
+    package static func retryingWhileUnreachable<Result>(
+        clock: any ClockProtocol,
+        progress: (SyncProgress) -> Void,
+        _ attempt: () async throws -> Result
+    ) async throws -> Result {
+        var failures = 0
+        while true {
+            do {
+                return try await attempt()
+            } catch let error as PostStoreError
+                where [.sourceUnavailable, .storeUnavailable, .storeBusy, .checkpointMoved].contains(error.code)
+            {
+                failures += 1
+                let pause = min(.milliseconds(100) * (1 << min(failures - 1, 16)), longestFollowPause)
+                progress(.retrying(attempt: failures, delay: pause, reason: error.message))
+                try await clock.sleep(for: pause)
+            }
+        }
+    }
 
     private func follow(
         _ options: SyncOptions,
@@ -60,26 +83,17 @@ extension SyncService {
         }
         guard let feed = dataService as? any PostChangesSource else { throw Self.noFeed(source) }
         var isFirst = true
-        var failures = 0
         while true {
             try Task.checkCancellation()
-            let synced: SyncReport
-            do {
-                synced = try await syncByChanges(
+            let synced = try await Self.retryingWhileUnreachable(clock: clock, progress: progress) {
+                try await syncByChanges(
                     from: feed,
                     options,
                     start: clock.uptime(),
                     wait: isFirst ? .zero : wait,
                     progress: progress
                 )
-            } catch let error as PostStoreError where Self.isTransient(error) {
-                failures += 1
-                let pause = min(.milliseconds(100) * (1 << min(failures - 1, 16)), Self.longestFollowPause)
-                progress(.retrying(attempt: failures, delay: pause, reason: error.message))
-                try await clock.sleep(for: pause)
-                continue
             }
-            failures = 0
             // Without a checkpoint there is nothing to wait on: the source keeps no feed (any more).
             guard synced.changeToken != nil else { throw Self.noFeed(source) }
             if isFirst || synced.fetched > 0 || !synced.byChanges {
@@ -88,12 +102,6 @@ extension SyncService {
             }
             isFirst = false
         }
-    }
-
-    /// Failures that a follower waits out: the source or the store unreachable or busy for a while, or another
-    /// sync moving the checkpoint again and again.
-    private static func isTransient(_ error: PostStoreError) -> Bool {
-        [.sourceUnavailable, .storeUnavailable, .storeBusy, .checkpointMoved].contains(error.code)
     }
 
     private static func noFeed(_ source: String) -> PostStoreError {
