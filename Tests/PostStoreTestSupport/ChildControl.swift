@@ -91,6 +91,7 @@ public final class ChildControl: Sendable {
     ///   - isWanted: Whether a whole line (without its newline) is the one wanted.
     /// - Throws: ``ChildProcess/Failure`` when the child closes the stream (it exits) or the time is up first; its
     ///   description holds what the child wrote there.
+    @discardableResult
     public func firstLine(
         of stream: Stream,
         timeout: Duration = hangLimit,
