@@ -12,6 +12,9 @@
 #   faults      PostgreSQL faults: server killed, backends terminated, server frozen, wrong password
 #   api         the HTTP API against openapi.yaml (scripts/api-check.sh, schemathesis from PyPI)
 #   serve       poststore serve under load (scripts/serve-benchmark.py: wrk, datasette from PyPI)
+#   feed        the changes feed: delta sync, follow latency, catch-up, idle long-polls (scripts/feed-benchmark.py)
+#   differential  replicas following every engine behind serve, more rounds than the suite's 3
+#               (ReplicaDifferentialTests with POSTSTORE_DIFFERENTIAL_ROUNDS: 25, 200 with --full)
 #   fuzz        the payload decoder and the file reader under libFuzzer (scripts/fuzz.sh)
 #
 # Usage: scripts/deep-checks.sh [--only STEP[,STEP…]] [--skip STEP[,STEP…]] [--full]
@@ -26,7 +29,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-all_steps=(asan tsan benchmarks crash soak faults api serve fuzz)
+all_steps=(asan tsan benchmarks crash soak faults api serve feed differential fuzz)
 usage() {
     echo "usage: $0 [--only STEP[,STEP…]] [--skip STEP[,STEP…]] [--full]   (steps: ${all_steps[*]})" >&2
     exit 64
@@ -78,7 +81,7 @@ pip_install() {
 }
 
 needs_postgres=false
-for name in asan tsan benchmarks soak faults serve; do selected "$name" && needs_postgres=true; done
+for name in asan tsan benchmarks soak faults serve differential; do selected "$name" && needs_postgres=true; done
 if $needs_postgres && [[ -z ${POSTSTORE_TEST_POSTGRES_URL:-} ]]; then
     POSTSTORE_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start)
     export POSTSTORE_TEST_POSTGRES_URL
@@ -142,6 +145,20 @@ run_step() {
             $full && seconds=10
             python3 scripts/serve-benchmark.py --poststore "$poststore" --posts 2000 --seconds "$seconds" \
                 --postgres "$postgres"
+            ;;
+        feed)
+            release_build
+            if $full; then
+                python3 scripts/feed-benchmark.py --poststore "$poststore"
+            else
+                python3 scripts/feed-benchmark.py --poststore "$poststore" --posts 2000 --writes 50 --rate 20 \
+                    --followers 10 --idle-seconds 2 --runs 1
+            fi
+            ;;
+        differential)
+            local rounds=25
+            $full && rounds=200
+            POSTSTORE_DIFFERENTIAL_ROUNDS=$rounds swift test --filter ReplicaDifferentialTests
             ;;
         fuzz)
             local seconds=20

@@ -5,9 +5,13 @@ import hashlib
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -252,3 +256,62 @@ def stop_cluster(target, name):
     result = subprocess.run(argv, capture_output=True, text=True, start_new_session=True)
     if result.returncode != 0:
         print(f"{name}: scripts/postgres.sh stop {target} failed: {result.stderr.strip()}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Servers on 127.0.0.1, for the benchmarks
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_listening(port, process, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SetupError(f"the server exited ({process.returncode}) before it listened")
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SetupError(f"nothing listened on port {port} within {seconds} s")
+
+
+def fetch(url, headers=None):
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def peak_memory_mib(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Server:
+    """A server process listening on `port` (on core 0 with `pin`), its output discarded."""
+
+    def __init__(self, argv, port, pin=False):
+        self.port = port
+        self.process = subprocess.Popen((["taskset", "-c", "0"] if pin else []) + argv, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        wait_listening(port, self.process)
+
+    def stop(self):
+        memory = peak_memory_mib(self.process.pid)
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        return memory

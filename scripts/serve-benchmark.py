@@ -25,15 +25,13 @@ import os
 import random
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
-from script_support import SetupError, find_poststore, make_post, start_cluster, stop_cluster
+from script_support import (SetupError, Server, fetch, find_poststore, free_port, make_post, start_cluster,
+                            stop_cluster)
 
 RARE = "zyzzyva"
 LUA = """
@@ -42,41 +40,6 @@ request = function()
   return wrk.format("GET", string.format("{pattern}", math.random(1, {high})), {headers})
 end
 """
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_listening(port, process, seconds=60):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SetupError(f"the server exited ({process.returncode}) before it listened")
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SetupError(f"nothing listened on port {port} within {seconds} s")
-
-
-def fetch(url, headers=None):
-    request = urllib.request.Request(url, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return answer.status, dict(answer.headers), answer.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-
-
-def peak_memory_mib(pid):
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def run_wrk(args, base, pattern, high, headers=None, drain=None):
@@ -105,26 +68,6 @@ def run_wrk(args, base, pattern, high, headers=None, drain=None):
     return rate, percentile("50"), percentile("99")
 
 
-class Server:
-    """A server process, on core 0 with --pin."""
-
-    def __init__(self, argv, port, pin):
-        self.port = port
-        self.process = subprocess.Popen((["taskset", "-c", "0"] if pin else []) + argv, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
-        wait_listening(port, self.process)
-
-    def stop(self):
-        memory = peak_memory_mib(self.process.pid)
-        self.process.terminate()
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        return memory
-
-
 def check(condition, what):
     if not condition:
         raise SetupError(f"check failed: {what}")
@@ -132,7 +75,7 @@ def check(condition, what):
 
 def measure_poststore(args, binary, store, posts, rare_ids, rows):
     port = free_port()
-    server = Server([str(binary), "serve", "--store", store, "--port", str(port), "--quiet"], port, args.pin)
+    server = Server([str(binary), "serve", "--store", store, "--port", str(port), "--quiet"], port, pin=args.pin)
     base = f"http://127.0.0.1:{port}"
     try:
         status, _, body = fetch(f"{base}/posts/7")
@@ -162,7 +105,7 @@ def measure_poststore(args, binary, store, posts, rare_ids, rows):
 def measure_datasette(args, sqlite_path, posts, rare_ids, rows):
     port = free_port()
     server = Server(["datasette", "serve", str(sqlite_path), "--port", str(port), "--setting", "sql_time_limit_ms",
-                     "10000"], port, args.pin)
+                     "10000"], port, pin=args.pin)
     name = sqlite_path.stem
     base = f"http://127.0.0.1:{port}"
     try:

@@ -269,7 +269,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
         with contents: StoreContents,
         in fileSystem: any FileSystemProtocol
     ) throws {
-        let (folder, name) = split(file)
+        let (folder, name) = file.folderPathAndName
         let temporary = folder + "/" + temporaryPrefix(of: name) + UUID().uuidString
         // The new file keeps the old one's permissions, so a private store stays private.
         let permissions = try fileSystem.identityOfFile(atPath: file)?.permissions
@@ -302,7 +302,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
         in fileSystem: any FileSystemProtocol
     ) throws {
         do {
-            try fileSystem.synchronizeDirectory(atPath: split(file).folder)
+            try fileSystem.synchronizeDirectory(atPath: file.folderPathAndName.folder)
         } catch {
             throw PostStoreError(
                 .ioFailure,
@@ -316,7 +316,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
 
     /// Deletes temporary files a crashed writer left; only called under the write lock, when no writer is active.
     private static func removeStaleTemporaryFiles(of path: String, in fileSystem: any FileSystemProtocol) throws {
-        let (folder, name) = split(path)
+        let (folder, name) = path.folderPathAndName
         let prefix = temporaryPrefix(of: name)
         // Bytes, not `hasPrefix`: that compares canonically, and would take another store's `e\u{301}` for our `é`.
         for entry in try fileSystem.contentsOfDirectory(atPath: folder) where entry.utf8.starts(with: prefix.utf8) {
@@ -325,11 +325,6 @@ public actor JSONFilePostStore: PostStoreProtocol {
     }
 
     private static func temporaryPrefix(of name: String) -> String { ".\(name).tmp-" }
-
-    private static func split(_ path: String) -> (folder: String, name: String) {
-        guard let (folder, name) = path.folderAndName else { return (".", path) }
-        return (folder.isEmpty ? "/" : String(folder), String(name))
-    }
 }
 
 extension JSONFilePostStore: ChangeHistoryKeeping {
@@ -341,6 +336,11 @@ extension JSONFilePostStore: ChangeHistoryKeeping {
         try ChangeHistory.validate(historyLimit: writes)
         try await write { contents in try contents.history.setLimit(writes) }
     }
+}
+
+/// A write by any process replaces the file (a rename onto it).
+extension JSONFilePostStore: FileBackedStore {
+    package nonisolated var filesWrittenByWrites: [String] { [path] }
 }
 
 extension JSONFilePostStore: PostPageReading {

@@ -1,10 +1,14 @@
 /// Wakes whoever waits for a store's next write: one watcher per store in a process, shared by every waiter (each
 /// long-poll of `poststore serve`'s changes feed).
 ///
-/// While anyone waits, it asks the store for its token (``PostStoreProtocol/changeToken()``, one small read) every
-/// `interval`, and at once when told of a write made in this process (``storeDidChange()``); so a write by another
-/// process or machine is seen within `interval`, one of this process's at once. While no one waits it runs
+/// While anyone waits, it asks the store for its token (``PostStoreProtocol/changeToken()``, one small read) at
+/// once when told of a write made in this process (``storeDidChange()``), and otherwise every `interval`; so a write
+/// by another process or machine is seen within `interval`, one of this process's at once. While no one waits it runs
 /// nothing.
+///
+/// A store in local files (``FileBackedStore``, on Linux) is read every `interval` only for ``burst`` after its files
+/// change (another process writing them), and every ``idleInterval`` otherwise: waiting costs next to nothing while
+/// nothing is written, and a write by another process is still seen within `interval` of its first file event.
 package final class ChangeWatcher: Sendable {
     private struct Waiter {
         let after: ChangeToken
@@ -23,7 +27,18 @@ package final class ChangeWatcher: Sendable {
         var pause: Task<Void, Never>?
         /// Who waits for so many waiters (``waiters(atLeast:)``).
         var countWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// What tells of another process's write to the store's files, while polling.
+        var monitor: FileChangeMonitor?
+        /// Until when the token is read every `interval` (after the files changed).
+        var burstEnd = Duration.zero
     }
+
+    /// How long the token is read every `interval` after the store's files change: a SQLite commit is read a moment
+    /// after its last file event.
+    package static let burst = Duration.milliseconds(50)
+    /// How often the token of a store whose files are watched is read when they have not changed: for a write no
+    /// file event reports (another machine writing a shared file).
+    package static let idleInterval = Duration.seconds(1)
 
     private let store: any PostStoreProtocol
     private let interval: Duration
@@ -109,8 +124,22 @@ package final class ChangeWatcher: Sendable {
         for waiter in waiters { waiter.continuation.resume(returning: nil) }
     }
 
+    /// The store's files changed: reads the token at once, and every `interval` for ``burst``.
+    private func filesDidChange() {
+        let now = clock.uptime()
+        state.withLock { state in
+            state.isPoked = true
+            state.burstEnd = now + Self.burst
+            return state.pause
+        }?.cancel()
+    }
+
     /// Reads the token and answers the waiters it concerns, then pauses, until no one waits.
     private func poll() async {
+        let monitor = (store as? any FileBackedStore).flatMap { store in
+            FileChangeMonitor(files: store.filesWrittenByWrites) { [weak self] in self?.filesDidChange() }
+        }
+        state.withLock { $0.monitor = monitor }
         while true {
             // A write announced from here on is one this read may miss: it makes the next read come at once.
             state.withLock { $0.isPoked = false }
@@ -136,9 +165,12 @@ package final class ChangeWatcher: Sendable {
                 }
                 guard let nearest = state.waiters.values.map(\.deadline).min() else {
                     state.isPolling = false
+                    state.monitor?.cancel()
+                    state.monitor = nil
                     return (answered, Duration?.none)
                 }
-                return (answered, min(interval, max(nearest - now, .zero)))
+                let step = state.monitor == nil || now < state.burstEnd ? interval : Self.idleInterval
+                return (answered, min(step, max(nearest - now, .zero)))
             }
             for (waiter, result) in answered { waiter.continuation.resume(with: result) }
             guard let pause else { return }

@@ -26,6 +26,13 @@ extension String {
         return (Substring(utf8[..<slash]), Substring(utf8[utf8.index(after: slash)...]))
     }
 
+    /// The folder that holds the path's name, as a path to open (`"."` for a bare name, `"/"` at the root), and the
+    /// name.
+    package var folderPathAndName: (folder: String, name: String) {
+        guard let (folder, name) = folderAndName else { return (".", self) }
+        return (folder.isEmpty ? "/" : String(folder), String(name))
+    }
+
     /// The path of `name` relative to this path's folder (how a symbolic link's relative target is read).
     package func siblingPath(_ name: String) -> String {
         let folder = parentFolderPath
