@@ -54,6 +54,8 @@ struct CommandLineSync {
         // A whole sync downloads everything: it sends neither a checkpoint nor an ETag.
         options.usesChangeToken = !command.full
         options.usesETag = !command.full
+        // A follower's first sync refuses a source it could not follow before it writes anything.
+        options.requiresChangesFeed = command.follow
         guard !command.dryRun else {
             return try await wire(spec, progress).resolve(SyncService.self).sync(options, progress: progress.show)
         }

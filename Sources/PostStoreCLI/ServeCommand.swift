@@ -11,14 +11,16 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the store as a JSONPlaceholder-compatible HTTP API.",
         discussion: """
             Routes: GET /posts (id=, userId=, q=, _sort=, _order=, _page=, _limit=, _start=, _end=), GET /posts/ID, \
-            GET /users/ID/posts; HEAD and OPTIONS on each; with --allow-writes, POST /posts and PUT, PATCH, DELETE \
-            /posts/ID. Answers carry an ETag; If-None-Match answers 304 while the posts are unchanged.
+            GET /users/ID/posts, the changes feed GET /posts/_changes (since=, limit=, wait=); HEAD and OPTIONS on \
+            each; with --allow-writes, POST /posts and PUT, PATCH, DELETE /posts/ID. Answers carry an ETag; \
+            If-None-Match answers 304 while the posts are unchanged, and a write with If-Match answers 412 when the \
+            post changed since.
             One access-log line per request on standard error. Ctrl-C or SIGTERM stops accepting, lets requests in \
             flight finish, and exits 0.
             Examples:
               poststore serve --store demo.sqlite
               poststore serve --port 8080 --allow-writes --cors http://localhost:5173
-              poststore sync --from http://127.0.0.1:3000/posts --store mirror.sqlite
+              poststore sync --from http://127.0.0.1:3000/posts --store mirror.sqlite --follow
             """
     )
 

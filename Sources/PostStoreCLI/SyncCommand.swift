@@ -132,7 +132,9 @@ struct SyncCommand: AsyncParsableCommand {
             }
         }
         if follow && dryRun { throw ValidationError("--follow writes as it goes; it does not combine with --dry-run.") }
-        if !dryRun {
+        if follow {
+            try options.refuseInMemory("so the follower would keep nothing; name a file or database store")
+        } else if !dryRun {
             try options.refuseInMemory(
                 "so the sync would keep nothing; to check a source, use sync --dry-run, or name a file or database "
                     + "store"
@@ -145,7 +147,10 @@ struct SyncCommand: AsyncParsableCommand {
         let spec = try options.spec()
         let source = try PostStoreConfiguration.Source.resolve(from, pageSize: pageSize, environment: environment)
         if follow, source.isFile {
-            throw ValidationError("--follow needs an http(s) source with a changes feed (poststore serve), not a file.")
+            let what = source.description == "-" ? "standard input" : "a file"
+            throw ValidationError(
+                "--follow needs an http(s) source with a changes feed (poststore serve), not \(what)."
+            )
         }
         try await Failure.report(Self.self, verbose: options.verbose) {
             let isDefaultStore = options.store == nil && (environment["POSTSTORE_STORE"] ?? "").isEmpty
@@ -153,23 +158,36 @@ struct SyncCommand: AsyncParsableCommand {
             try sync.prepareStoreFolder()
             let sourceName = (source.isFile && source.description == "-" ? "standard input" : source.description)
                 .withVisibleControls
-            let progress = progressOptions.display(quiet: quiet) { phase in
-                switch phase {
-                case .downloading: "Downloading \(sourceName)"
-                // An http(s) source's posts are read from memory once downloaded.
-                case .reading: source.isFile ? "Reading \(sourceName)" : "Reading the downloaded posts"
-                default: ProgressDisplay.defaultLabel(phase)
+            // A follower's retries are told on standard error as lines where no display draws them, and the last
+            // one names the reason when the follower is stopped before it reached the source.
+            let lastRetry = LockedState<String?>(nil)
+            let progress = progressOptions.display(
+                quiet: quiet,
+                label: { phase in
+                    switch phase {
+                    case .downloading: "Downloading \(sourceName)"
+                    // An http(s) source's posts are read from memory once downloaded.
+                    case .reading: source.isFile ? "Reading \(sourceName)" : "Reading the downloaded posts"
+                    default: ProgressDisplay.defaultLabel(phase)
+                    }
+                },
+                retried: { [follow, quiet] notice, reason, isDrawn in
+                    guard follow else { return }
+                    lastRetry.withLock { $0 = reason }
+                    if !isDrawn, !quiet { Output.error("poststore: \(notice)".withVisibleControls) }
                 }
-            }
+            )
             do {
                 guard follow else {
                     try print(try await progress.showing { try await sync.run(progress: progress) }, store: spec)
                     return
                 }
                 // Until interrupted: a signal ends the work, whose write under way finishes first, and exits 0.
+                let reached = LockedState(false)
                 try await SignalCancellation.run {
                     // A follower may start before its source: the first sync is tried again as the follow is.
                     try print(try await sync.runUntilReached(progress: progress), store: spec)
+                    reached.withLock { $0 = true }
                     let wait = Duration.milliseconds(Int64(((self.wait ?? 30) * 1000).rounded()))
                     var isFirst = true
                     for try await report in try await sync.follow(wait: wait, progress: progress) {
@@ -178,6 +196,13 @@ struct SyncCommand: AsyncParsableCommand {
                         if isFirst, report.byChanges, report.fetched == 0 { continue }
                         try print(report, store: spec)
                     }
+                }
+                // Stopped while the source could not be reached: not a follow that ended well.
+                if !reached.withLock({ $0 }), let retry = lastRetry.withLock({ $0 }) {
+                    throw PostStoreError(
+                        .sourceUnavailable,
+                        "Stopped before \(sourceName) could be reached (\(retry)); nothing was written."
+                    )
                 }
             } catch {
                 throw Self.advice(for: error, source: source)

@@ -363,7 +363,8 @@ struct PostAPI: Sendable {
                 .preconditionFailed,
                 stored == nil
                     ? "There is no post \(id) to match If-Match."
-                    : "Post \(id) has changed since the version If-Match names; it is now \(tag ?? ""). GET it again.",
+                    : "If-Match names no current version of post \(id) (it changed since, or the tag is weak or another's); "
+                        + "its ETag is now \(tag ?? ""). GET it again.",
                 headers: headers
             )
         }

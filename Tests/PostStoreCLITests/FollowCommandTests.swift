@@ -83,6 +83,36 @@ import Testing
         #expect(!sandbox.exists("b.sqlite"))
     }
 
+    @Test func followingAServerWithoutAFeedIsRefusedBeforeAnythingIsWritten() async throws {
+        let sandbox = try Sandbox()
+        let body = try JSONEncoder().encode(Self.posts)
+        // A json-server-like source: every post, no PostStore-Changes-Token.
+        let server = try TestHTTPServer { request in
+            request.path == "/posts"
+                ? .response(status: 200, headers: [("Content-Type", "application/json")], body: body)
+                : .response(status: 404)
+        }
+        defer { server.stop() }
+        let result = try await sandbox.run(
+            ["sync", "--from", server.url("/posts").absoluteString, "--store", "b.sqlite", "--follow"]
+        )
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.errorLines.count == 1 && result.errorOutput.contains("offers no changes feed to follow"))
+        #expect(!sandbox.exists("b.sqlite"))
+    }
+
+    @Test func aFollowerStoppedBeforeItReachedItsSourceSaysWhyAndExits69() async throws {
+        let sandbox = try Sandbox()
+        let source = "http://127.0.0.1:9/posts"
+        let result = try await sandbox.following(["--from", source, "--store", "b.sqlite", "--follow"]) { follower in
+            // Its retries are told on standard error, which is no terminal here.
+            try await follower.firstLine(of: .error) { $0.hasPrefix("poststore: Retrying in ") }
+        }
+        #expect(result.exitCode == 69, "\(result)")
+        #expect(result.errorLines.last?.hasPrefix("poststore: Stopped before \(source) could be reached (") == true)
+        #expect(!sandbox.exists("b.sqlite"))
+    }
+
     @Test func followingAFileIsAUsageError() async throws {
         let sandbox = try Sandbox()
         try sandbox.write(Self.posts, to: "posts.json")

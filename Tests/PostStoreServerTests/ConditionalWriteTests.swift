@@ -42,7 +42,7 @@ import Testing
         let current = try #require(await send(.get, "/posts/2").headers[.eTag])
         let refused = await send(method, "/posts/2", [.ifMatch: read], json)
         #expect(refused.status == .preconditionFailed && refused.headers[.eTag] == current)
-        #expect(String(decoding: refused.body, as: UTF8.self).contains("has changed"))
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("If-Match names no current version of post 2"))
         #expect(try await store.post(id: 2)?.title == "meanwhile", "nothing was written")
         let weak = await send(method, "/posts/2", [.ifMatch: "W/" + current], json)
         #expect(weak.status == .preconditionFailed, "If-Match compares strongly")

@@ -207,7 +207,8 @@ package struct ChangeHistory: Sendable, Equatable {
             reason = "it comes from another store, or from one that was deleted and made again at the same place"
         } else if token.revision > head {
             reason =
-                "it is ahead of the store (revision \(token.revision) of \(head)): the store was restored from an older copy"
+                "it is ahead of the store (revision \(token.revision) of \(head)), as when the store was restored "
+                + "from an older copy"
         } else if token.revision < floor {
             reason = "it is older than the store's change history, which begins at revision \(floor)"
         } else {

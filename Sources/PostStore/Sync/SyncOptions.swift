@@ -33,6 +33,9 @@ public struct SyncOptions: Sendable, Hashable {
     /// How many changes one answer of a changes feed may hold (more when one write of the source holds more); each
     /// answer is one write.
     public var changesLimit = PostChanges.defaultLimit
+    /// Whether a source that answers without a changes feed is refused before anything is written: what a
+    /// follower's syncs ask (``SyncService/follow(_:wait:progress:)``, `poststore sync --follow`).
+    package var requiresChangesFeed = false
 
     /// Creates options.
     ///

@@ -10,19 +10,30 @@ extension SyncService {
     /// (``SyncReport/refetchReason``). A checkpoint that another sync moved between the read and the write
     /// (``PostStoreError/Code/checkpointMoved``) is read again, and the sync goes on from it.
     ///
-    /// - Parameter wait: How long the source may hold the first request for changes while it has none (a follower's
-    ///   long poll).
+    /// - Parameters:
+    ///   - wait: How long the source may hold the first request for changes while it has none (a follower's long
+    ///     poll).
+    ///   - recordsNoChange: Whether an answer with no change since the checkpoint is recorded as a sync (the time
+    ///     of the last sync); a follower's polls are not.
     func syncByChanges(
         from feed: any PostChangesSource,
         _ options: SyncOptions,
         start: Duration,
         wait: Duration = .zero,
+        recordsNoChange: Bool = true,
         progress: @escaping @Sendable (SyncProgress) -> Void
     ) async throws -> SyncReport {
         var retries = 0
         while true {
             do {
-                return try await syncByChangesOnce(from: feed, options, start: start, wait: wait, progress: progress)
+                return try await syncByChangesOnce(
+                    from: feed,
+                    options,
+                    start: start,
+                    wait: wait,
+                    recordsNoChange: recordsNoChange,
+                    progress: progress
+                )
             } catch let error as PostStoreError where error.code == .checkpointMoved && retries < Self.checkpointRetries
             {
                 retries += 1
@@ -35,6 +46,7 @@ extension SyncService {
         _ options: SyncOptions,
         start: Duration,
         wait: Duration,
+        recordsNoChange: Bool,
         progress: @escaping @Sendable (SyncProgress) -> Void
     ) async throws -> SyncReport {
         var wait = wait
@@ -78,6 +90,7 @@ extension SyncService {
                 report.byChanges = false
                 since = nil
             case .withoutFeed(let fetched):
+                if options.requiresChangesFeed { throw Self.noFeed(source) }
                 var whole = try await syncWhole(
                     fetched,
                     previous: etag == nil ? nil : previous,
@@ -100,6 +113,11 @@ extension SyncService {
                 whole.refetchReason = report.refetchReason
                 return whole
             case .changes(let changes, let pages):
+                if !recordsNoChange, let since, changes.count == 0, changes.next == since {
+                    report.changeToken = since
+                    report.duration = clock.uptime() - start
+                    return report
+                }
                 let summary = try await apply(changes, since: since, options, progress: progress)
                 report.fetched += changes.count
                 report.inserted += summary.inserted

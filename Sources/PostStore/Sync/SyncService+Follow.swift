@@ -82,15 +82,19 @@ extension SyncService {
             throw PostStoreError(.invalidArgument, "A dry run cannot follow \(source): it writes no checkpoint.")
         }
         guard let feed = dataService as? any PostChangesSource else { throw Self.noFeed(source) }
+        var options = options
+        options.requiresChangesFeed = true
         var isFirst = true
         while true {
             try Task.checkCancellation()
+            let asked = clock.uptime()
             let synced = try await Self.retryingWhileUnreachable(clock: clock, progress: progress) {
                 try await syncByChanges(
                     from: feed,
                     options,
                     start: clock.uptime(),
                     wait: isFirst ? .zero : wait,
+                    recordsNoChange: isFirst,
                     progress: progress
                 )
             }
@@ -99,16 +103,24 @@ extension SyncService {
             if isFirst || synced.fetched > 0 || !synced.byChanges {
                 log(synced)
                 report(synced)
+            } else if clock.uptime() - asked < Self.shortestPollInterval {
+                // A source that answers "no change" at once (a short `wait`) is asked at most this often.
+                try await clock.sleep(for: Self.shortestPollInterval - (clock.uptime() - asked))
             }
             isFirst = false
         }
     }
 
-    private static func noFeed(_ source: String) -> PostStoreError {
+    /// The shortest time between two requests of a follower whose source answers "no change" at once.
+    static let shortestPollInterval = Duration.seconds(1)
+
+    /// The error for a source without a changes feed, which cannot be followed.
+    static func noFeed(_ source: String) -> PostStoreError {
         PostStoreError(
             .invalidArgument,
-            "\(source) offers no changes feed to follow; follow a poststore serve source (its GET /posts sends a "
-                + "PostStore-Changes-Token), or sync without following."
+            "\(source) offers no changes feed to follow: only a poststore serve source's whole /posts has one (its "
+                + "answer carries PostStore-Changes-Token), not a filtered list or another server. Follow that, or "
+                + "sync without following."
         )
     }
 }

@@ -73,6 +73,7 @@ public struct SyncService: Sendable {
         if let feed = dataService as? any PostChangesSource {
             report = try await syncByChanges(from: feed, options, start: start, progress: progress)
         } else {
+            if options.requiresChangesFeed { throw Self.noFeed(dataService.source) }
             let previous = options.usesETag ? try await store.syncState(for: dataService.source) : nil
             let fetched = try await dataService.streamPosts(
                 PostFetchRequest(etag: try await etag(of: previous, options), progress: progress)

@@ -22,6 +22,7 @@ final class ProgressDisplay: @unchecked Sendable {
     private let clock: any ClockProtocol
     private let label: @Sendable (WorkProgress.Phase) -> String
     private let lineShown: @Sendable (Bool) -> Void
+    private let retried: @Sendable (_ notice: String, _ reason: String, _ isDrawn: Bool) -> Void
     private let lock = NSLock()
     private var storage = State()
     private var ticker: Task<Void, Never>?
@@ -47,17 +48,20 @@ final class ProgressDisplay: @unchecked Sendable {
     ///   - ticks: Whether a task redraws the live line between updates (tests call ``tick()`` themselves).
     ///   - label: What a phase's line calls it, for example "Reading posts.json".
     ///   - lineShown: Told whenever a live line appears or goes, so an interrupt can clear it first.
+    ///   - retried: Told of each retry: its notice, the failure's reason, and whether the display draws it.
     init(
         terminal: (any TerminalOutput)?,
         clock: any ClockProtocol = SystemClock(),
         ticks: Bool = false,
         label: @escaping @Sendable (WorkProgress.Phase) -> String = ProgressDisplay.defaultLabel,
-        lineShown: @escaping @Sendable (Bool) -> Void = { _ in }
+        lineShown: @escaping @Sendable (Bool) -> Void = { _ in },
+        retried: @escaping @Sendable (_ notice: String, _ reason: String, _ isDrawn: Bool) -> Void = { _, _, _ in }
     ) {
         self.terminal = terminal
         self.clock = clock
         self.label = label
         self.lineShown = lineShown
+        self.retried = retried
         if ticks, terminal != nil {
             let task = Task { [weak self] in
                 while !Task.isCancelled {
@@ -91,6 +95,7 @@ final class ProgressDisplay: @unchecked Sendable {
         case .retrying(let attempt, let delay, let reason):
             // The delay first: a line cut to the terminal's width keeps it.
             let text = "Retrying in \(NumberText.seconds(delay)) (attempt \(attempt) failed: \(reason))..."
+            retried(text, reason, isEnabled)
             update { state, _ in
                 state.notice = text.withVisibleControls
                 return true

@@ -29,15 +29,18 @@ struct ProgressOptions: ParsableArguments {
     /// - Parameters:
     ///   - quiet: Whether the command was told to print nothing on success.
     ///   - label: What each phase's line calls it.
+    ///   - retried: Told of each retry: its notice, the failure's reason, and whether the display draws it.
     func display(
         quiet: Bool = false,
-        label: @escaping @Sendable (WorkProgress.Phase) -> String = ProgressDisplay.defaultLabel
+        label: @escaping @Sendable (WorkProgress.Phase) -> String = ProgressDisplay.defaultLabel,
+        retried: @escaping @Sendable (_ notice: String, _ reason: String, _ isDrawn: Bool) -> Void = { _, _, _ in }
     ) -> ProgressDisplay {
         ProgressDisplay(
             terminal: isEnabled(quiet: quiet) ? StandardErrorTerminal() : nil,
             ticks: true,
             label: label,
-            lineShown: InterruptHandler.progressLine(shown:)
+            lineShown: InterruptHandler.progressLine(shown:),
+            retried: retried
         )
     }
 }

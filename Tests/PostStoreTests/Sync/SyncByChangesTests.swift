@@ -92,6 +92,43 @@ import Testing
         #expect(error?.code == .invalidArgument && error?.message.contains("offers no changes feed") == true)
     }
 
+    @Test func aFollowerRefusesASourceThatAnswersWithoutAFeedBeforeItWrites() async throws {
+        let replica = InMemoryPostStore()
+        // A source that could have a feed (an http(s) URL) but answers a whole copy without one.
+        let source = ReplayingPostDataService(StubPostDataService(posts: posts))
+        let follow = SyncService(dataService: source, store: replica, clock: TestClock()).follow()
+        let error = await #expect(throws: PostStoreError.self) {
+            for try await _ in follow {}
+        }
+        #expect(error?.code == .invalidArgument && error?.message.contains("offers no changes feed") == true)
+        #expect(try await replica.count() == 0)
+        #expect(try await replica.syncStates().isEmpty)
+    }
+
+    @Test func aFollowerAsksAtMostOnceASecondWhileNothingChangesAndRecordsNoEmptyAnswer() async throws {
+        let origin = InMemoryPostStore(posts: posts)
+        let source = StubPostChangesSource(serving: origin)
+        let clock = TestClock()
+        let replica = InMemoryPostStore()
+        let (polls, poll) = AsyncStream.makeStream(of: Void.self)
+        source.beforeAnswering { request in
+            if request.since != nil { poll.yield() }
+        }
+        // A source that answers "no change" at once: a wait of zero.
+        var reports = SyncService(dataService: source, store: replica, clock: clock).follow(wait: .zero)
+            .makeAsyncIterator()
+        _ = try #require(try await reports.next())
+        let recorded = try await replica.syncStates()
+        var asked = polls.makeAsyncIterator()
+        for _ in 0..<4 { await asked.next() }
+        #expect(clock.sleeps.prefix(3) == [.seconds(1), .seconds(1), .seconds(1)])
+        #expect(try await replica.syncStates() == recorded)
+        try await origin.delete(ids: [5])
+        let next = try #require(try await reports.next())
+        #expect(next.byChanges && next.deletionsKept == 1)
+        #expect(try await replica.syncStates() != recorded)
+    }
+
     @Test func aFollowerEndsWhenItsTaskIsCancelled() async throws {
         let origin = InMemoryPostStore(posts: posts)
         let service = SyncService(
