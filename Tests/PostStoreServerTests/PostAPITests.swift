@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import PostStore
+import PostStoreSQLite
+import PostStoreTestSupport
 import Testing
 
 @testable import PostStoreServer
@@ -216,6 +218,20 @@ import Testing
             let message = try? JSONDecoder().decode([String: String].self, from: Data(answer.body))["error"]
             #expect(answer.status == .badRequest && message?.contains("\"userId\" must be a whole number") == true)
         }
+    }
+
+    @Test func aStoreFileDeletedWhileServedIsAnswered503() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let served = api(try SQLitePostStore(path: path))
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        // Made again at the same place, as a new first sync would.
+        _ = try await SQLitePostStore(path: path).upsert(Self.posts)
+        try await Task.sleep(for: .milliseconds(5))
+        let answer = await get(served, "/posts/1")
+        #expect(answer.status == .serviceUnavailable)
+        #expect(String(decoding: answer.body, as: UTF8.self).contains("was deleted or moved while it was open"))
+        #expect(String(decoding: answer.body, as: UTF8.self).contains("Restart the server"))
     }
 
     @Test func optionsTellsTheMethods() async {
