@@ -197,8 +197,13 @@ extension SQLitePostStore {
     ) throws(SQLiteError) {
         var pruning = WorkProgress(phase: .pruning, completed: 0, total: ids.count)
         if reports, !ids.isEmpty { progress(pruning) }
+        // An upsert, not INSERT OR REPLACE: a REPLACE opens a statement journal, and each one makes FTS5 flush the
+        // search index's pending deletions to disk, a segment per post (pruning 10,000 posts took 7.7 s, not 0.6).
         let tombstone = try connection.cachedStatement(
-            "INSERT OR REPLACE INTO post_tombstones (id, revision) VALUES (?, ?)"
+            """
+            INSERT INTO post_tombstones (id, revision) VALUES (?, ?)
+            ON CONFLICT (id) DO UPDATE SET revision = excluded.revision
+            """
         )
         for id in ids {
             // Present: the transaction began before `idsToDelete` looked.
