@@ -304,7 +304,8 @@ def main():
                                  "B's full re-sync")
         check_equal(a, b, "after the catch-up")
         check_equal(a, b_full, "after the full re-sync")
-        rows.append((f"catch-up, {report['fetched']:,} changes by the feed ({report['pages']} pages)",
+        pages = f"{report['pages']} page{'' if report['pages'] == 1 else 's'}"
+        rows.append((f"catch-up, {report['fetched']:,} changes by the feed ({pages})",
                      f"{catch_up_seconds:.2f} s", "", f"{catch_up_seconds / refetch_seconds:.2f}× the full re-sync"))
         rows.append(("the same by a full re-sync (--full)", f"{refetch_seconds:.2f} s", "", ""))
 
@@ -325,7 +326,7 @@ def main():
         stop.set()
         rows.append((f"server CPU, idle", f"{idle_share:.2%} of a core", "", ""))
         rows.append((f"server CPU, {args.followers} idle long-polls ({args.idle_seconds} s)",
-                     f"{held_share:.2%} of a core", "", f"+{held_share - idle_share:.2%}"))
+                     f"{held_share:.2%} of a core", "", f"{held_share - idle_share:+.2%}"))
         server.stop()
         server = None
 
