@@ -8,7 +8,9 @@ extension SyncService {
     /// whole copy, when the source could not tell the changes and the store fetched every post again). A source that
     /// cannot be reached, or a store that is busy or unreachable, is tried again after a pause that doubles from
     /// 0.1 s to 5 s, each try reported to `progress` as ``SyncProgress/retrying(attempt:delay:reason:)``; a
-    /// restarted server is found again this way. Any other failure ends the sequence with its error. Cancelling
+    /// restarted server is found again this way. A source that answers without a changes feed is refused before
+    /// anything is written; an answer with no change is not recorded, and a source that gives one at once (a `wait`
+    /// of zero) is asked at most once a second. Any other failure ends the sequence with its error. Cancelling
     /// the task that iterates (or ending the iteration) ends it: a write under way is finished first, for a store
     /// commits or rolls back a write whole.
     ///
