@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import PostStore
-import PostStoreSQLite
 import PostStoreTestSupport
 import Testing
 
+@testable import PostStoreSQLite
 @testable import PostStoreServer
 
 /// The routes, validators and writes of the API, without a socket.
@@ -223,11 +223,20 @@ import Testing
     @Test func aStoreFileDeletedWhileServedIsAnswered503() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.sqlite")
-        let served = api(try SQLitePostStore(path: path))
+        // Reads look for the file every time here; the live store looks at most once a millisecond.
+        let served = api(
+            try SQLitePostStore(
+                path: path,
+                mode: .createIfMissing,
+                busyTimeout: .seconds(1),
+                migrator: SQLiteMigrator(),
+                clock: SystemClock(),
+                movedCheckInterval: .zero
+            )
+        )
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         // Made again at the same place, as a new first sync would.
         _ = try await SQLitePostStore(path: path).upsert(Self.posts)
-        try await Task.sleep(for: .milliseconds(5))
         let answer = await get(served, "/posts/1")
         #expect(answer.status == .serviceUnavailable)
         #expect(String(decoding: answer.body, as: UTF8.self).contains("was deleted or moved while it was open"))
