@@ -197,6 +197,29 @@ struct SQLiteSearchIndexTests {
         #expect(try await reopened.query(PostQuery(search: "silo")).map(\.id) == [4])
     }
 
+    @Test("a bulk load leaves the index in one segment, owing no merge, with FTS5's automatic merging back on")
+    func bulkLoadLeavesOneSegment() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        // About 6 MB of distinct text: FTS5 writes its pending rows to several segments on the way.
+        let posts = (1...3000).map { id in
+            Post(
+                userId: 1,
+                id: id,
+                title: "title \(id)",
+                body: (0..<200).map { "w\(id * 7 + $0)" }.joined(separator: " ")
+            )
+        }
+        let store = try SQLitePostStore(path: path)
+        try await store.upsert(posts)
+        #expect(try sqlite3(path, "SELECT count(DISTINCT segid) FROM posts_search_idx") == "1")
+        #expect(try sqlite3(path, "SELECT v FROM posts_search_config WHERE k = 'automerge'") == "4")
+        #expect(try await store.query(PostQuery(search: "w21199")).map(\.id) == [3000])
+        // The next write makes a segment of its own, as any write does.
+        try await store.upsert([Post(userId: 1, id: 1, title: "changed", body: "one")])
+        #expect(try sqlite3(path, "SELECT count(DISTINCT segid) FROM posts_search_idx") == "2")
+    }
+
     @Test("the index is rebuilt with NUL characters and Unicode exactly as incremental writes index them")
     func rebuildMatchesIncrementalIndexing() async throws {
         let directory = try TemporaryDirectory()

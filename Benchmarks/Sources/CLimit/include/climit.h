@@ -33,8 +33,9 @@ typedef struct {
 ///    written;
 /// 2. if `prune` is nonzero, deletes the rows whose id is not in the file;
 /// 3. if `search_index_sql` is not NULL, rebuilds that FTS5 index in bulk: `'delete-all'`, then one
-///    `INSERT … SELECT id, lower(title), lower(body) FROM posts`. SQLite's `lower()` folds ASCII only, which is what
-///    Swift's `lowercased()` does to the generated benchmark data.
+///    `INSERT … SELECT id, lower(title), lower(body) FROM posts` with automatic merging off, and one `'optimize'`
+///    (as PostStore builds it). SQLite's `lower()` folds ASCII only, which is what Swift's `lowercased()` does to
+///    the generated benchmark data.
 ///
 /// Strings without escapes are bound straight from the file buffer; strings with escapes are decoded in place in it.
 ///
