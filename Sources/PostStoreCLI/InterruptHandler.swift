@@ -21,6 +21,18 @@ enum InterruptHandler {
     /// The process's gate: what the handler does with a signal as the command's write moves to its commit.
     static let gate = CommitGate(stop: { stop($0) })
 
+    /// Stops the process as the handler does a signal that comes before any commit: the line on standard error,
+    /// then the signal's default action. For work that took the signal itself (``SignalCancellation``) and ended
+    /// with nothing written.
+    static func stopUncommitted(by signalNumber: Int32) {
+        // The caller's thread may be one of the concurrency pool's, which block signals: the raised one would wait.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, signalNumber)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        stop(signalNumber)
+    }
+
     /// Installs the handler for SIGINT, SIGTERM and SIGHUP. Call once, before any work starts.
     static func install() {
         // Made now: a global is made on its first use, which must not be in the handler (it may take a lock).

@@ -36,6 +36,7 @@ final class NewStoreWrite {
             NewStoreStaging.removeAbandonedFolders(of: file, fileSystem: LocalFileSystem(), clock: SystemClock())
             return nil
         }
+        try spec.engine.checkNothingLeftBehind(file)
         return try NewStoreWrite(spec, path: path, file: file)
     }
 

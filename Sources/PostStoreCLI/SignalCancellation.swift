@@ -12,9 +12,12 @@ import PostStore
 enum SignalCancellation {
     /// Runs `work` until it returns or a signal cancels it.
     ///
+    /// - Returns: The signal that cancelled the work, if one did.
     /// - Throws: What `work` throws, except the cancellation a signal caused.
-    static func run(_ work: @escaping @Sendable () async throws -> Void) async throws {
+    @discardableResult
+    static func run(_ work: @escaping @Sendable () async throws -> Void) async throws -> Int32? {
         let task = Task { try await work() }
+        let stoppedBy = LockedState<Int32?>(nil)
         let signals = [SIGINT, SIGTERM, SIGHUP]
         let sources = signals.map { number in
             signal(number, SIG_IGN)
@@ -25,7 +28,10 @@ enum SignalCancellation {
                     defer { received = true }
                     return received
                 }
-                guard isSecond else { return task.cancel() }
+                guard isSecond else {
+                    stoppedBy.withLock { $0 = $0 ?? number }
+                    return task.cancel()
+                }
                 signal(number, SIG_DFL)
                 raise(number)
             }
@@ -39,5 +45,6 @@ enum SignalCancellation {
         do {
             try await task.value
         } catch is CancellationError where task.isCancelled {}
+        return stoppedBy.withLock { $0 }
     }
 }

@@ -184,7 +184,7 @@ struct SyncCommand: AsyncParsableCommand {
                 }
                 // Until interrupted: a signal ends the work, whose write under way finishes first, and exits 0.
                 let reached = LockedState(false)
-                try await SignalCancellation.run {
+                let stoppedBy = try await SignalCancellation.run {
                     // A follower may start before its source: the first sync is tried again as the follow is.
                     try print(try await sync.runUntilReached(progress: progress), store: spec)
                     reached.withLock { $0 = true }
@@ -197,12 +197,16 @@ struct SyncCommand: AsyncParsableCommand {
                         try print(report, store: spec)
                     }
                 }
-                // Stopped while the source could not be reached: not a follow that ended well.
-                if !reached.withLock({ $0 }), let retry = lastRetry.withLock({ $0 }) {
-                    throw PostStoreError(
-                        .sourceUnavailable,
-                        "Stopped before \(sourceName) could be reached (\(retry)); nothing was written."
-                    )
+                // Stopped before the first sync was written: not a follow that ended well. Either the source could
+                // not be reached, or its first copy was under way (stopped as a sync without --follow is).
+                if !reached.withLock({ $0 }) {
+                    if let retry = lastRetry.withLock({ $0 }) {
+                        throw PostStoreError(
+                            .sourceUnavailable,
+                            "Stopped before \(sourceName) could be reached (\(retry)); nothing was written."
+                        )
+                    }
+                    if let stoppedBy { InterruptHandler.stopUncommitted(by: stoppedBy) }
                 }
             } catch {
                 throw Self.advice(for: error, source: source)

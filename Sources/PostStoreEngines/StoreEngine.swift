@@ -48,6 +48,10 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     /// ordinary one, before it is published under its name.
     package let finishBuildingOffToTheSide: @Sendable (_ path: String) throws -> Void
 
+    /// Throws when a new store at a path where no store file is would take in what an earlier store left there (a
+    /// SQLite write-ahead log whose database file was deleted); does nothing for most engines.
+    package let checkNothingLeftBehind: @Sendable (_ path: String) throws -> Void
+
     /// Declares an engine.
     ///
     /// - Parameters:
@@ -60,6 +64,7 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     ///   - displayLocation: Shows a location in messages; by default as it is.
     ///   - withoutMigrationsBecause: Why there are none, when `migrationStatus` is `nil`.
     ///   - finishBuildingOffToTheSide: Finishes a store built off to the side.
+    ///   - checkNothingLeftBehind: Refuses a path where an earlier store left files a new one would take in.
     package init(
         scheme: String,
         schemeAliases: [String] = [],
@@ -69,7 +74,8 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
         migrationStatus: (@Sendable (_ location: String) async throws -> MigrationStatus)? = nil,
         displayLocation: @escaping @Sendable (_ location: String) -> String = { $0 },
         withoutMigrationsBecause: String = "",
-        finishBuildingOffToTheSide: @escaping @Sendable (_ path: String) throws -> Void = { _ in }
+        finishBuildingOffToTheSide: @escaping @Sendable (_ path: String) throws -> Void = { _ in },
+        checkNothingLeftBehind: @escaping @Sendable (_ path: String) throws -> Void = { _ in }
     ) {
         self.scheme = scheme
         self.schemeAliases = schemeAliases
@@ -80,6 +86,7 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
         self.displayLocation = displayLocation
         self.withoutMigrationsBecause = withoutMigrationsBecause
         self.finishBuildingOffToTheSide = finishBuildingOffToTheSide
+        self.checkNothingLeftBehind = checkNothingLeftBehind
     }
 
     /// The engine's scheme.

@@ -206,8 +206,12 @@ extension SQLitePostStore {
             """
         )
         for id in ids {
-            // Present: the transaction began before `idsToDelete` looked.
-            overwritten.add(try delete(storedPost(id: id)!))
+            // Present, since the transaction began before `idsToDelete` looked, unless the file is damaged (its
+            // id index and its table disagree).
+            guard let stored = try storedPost(id: id) else {
+                throw SQLiteError(extendedCode: SQLITE_CORRUPT, message: "post \(id) is listed but cannot be read")
+            }
+            overwritten.add(try delete(stored))
             defer { tombstone.reset() }
             try tombstone.bind(id, at: 1)
             try tombstone.bind(revision, at: 2)

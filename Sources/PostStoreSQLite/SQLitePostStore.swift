@@ -105,6 +105,7 @@ public actor SQLitePostStore: PostStoreProtocol {
         if mode == .openExisting, !SQLiteConnection.databaseExists(atPath: path) {
             throw Self.noStore(at: path)
         }
+        if !buildingOffToTheSide { try Self.checkNoLogLeftBehind(at: path) }
         do {
             let connection = try SQLiteConnection(
                 path: Self.fileName(for: path),
@@ -161,6 +162,29 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
     }
 
+    /// Refuses to create a store where a write-ahead log (or a rollback journal) lies without its database file:
+    /// what is left when a store's file was deleted or moved while a process had it open. SQLite would take that
+    /// log for the new file's and replay another store's writes into it, or damage it.
+    ///
+    /// - Parameter path: The store's path.
+    /// - Throws: ``PostStoreError`` with code `corruptStore` when there is no file at `path` and a log or journal
+    ///   beside it is not empty.
+    package static func checkNoLogLeftBehind(at path: String) throws {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        for suffix in ["-wal", "-journal"] {
+            let leftover = path + suffix
+            let size = (try? FileManager.default.attributesOfItem(atPath: leftover)[.size] as? NSNumber)?.intValue
+            guard let size, size > 0 else { continue }
+            throw PostStoreError(
+                .corruptStore,
+                "\(leftover) is left from a SQLite store whose file \(path) is gone (deleted or moved while open): "
+                    + "a new store there would take in its writes. Put the file back, or delete \(leftover) and "
+                    + "\(path)-shm if that store is gone for good; nothing was written.",
+                path: path
+            )
+        }
+    }
+
     /// The error for opening a store that is not there: no file, or an empty one nothing was ever written to.
     static func noStore(at path: String) -> PostStoreError {
         let isEmptyFile = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue == 0
@@ -202,7 +226,7 @@ public actor SQLitePostStore: PostStoreProtocol {
         let consequence = nothingWritten ? "; nothing was written" : ""
         throw PostStoreError(
             .storeNotFound,
-            "The SQLite store \(path) was deleted or moved while it was open\(consequence). Open it again.",
+            "The SQLite store \(path) was deleted or moved while it was open\(consequence).",
             path: path
         )
     }

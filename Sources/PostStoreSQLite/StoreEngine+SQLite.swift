@@ -27,6 +27,7 @@ extension StoreEngine {
                 version: status.version
             )
         },
-        finishBuildingOffToTheSide: { path in try SQLitePostStore.finishBuildingOffToTheSide(at: path) }
+        finishBuildingOffToTheSide: { path in try SQLitePostStore.finishBuildingOffToTheSide(at: path) },
+        checkNothingLeftBehind: { path in try SQLitePostStore.checkNoLogLeftBehind(at: path) }
     )
 }

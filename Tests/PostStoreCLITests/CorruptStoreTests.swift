@@ -131,6 +131,22 @@ import Testing
         #expect(!sandbox.exists("empty.sqlite-wal"))
     }
 
+    @Test func aFirstSyncIsRefusedWhereADeletedStoresLogIsLeft() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(SamplePosts.make(count: 3), to: "posts.json")
+        // What a store deleted while a server had it open leaves: its log, with writes not yet folded in.
+        let log = Self.randomBytes(4096, seed: 7)
+        try sandbox.write(log, to: "posts.sqlite-wal")
+
+        let result = try await sandbox.run(["sync", "--from", "posts.json", "--store", "posts.sqlite"])
+
+        #expect(result.exitCode == 74, "\(result)")
+        #expect(result.errorLines.count == 1, "\(result)")
+        #expect(result.errorOutput.contains("posts.sqlite-wal is left from a SQLite store"), "\(result)")
+        #expect(!sandbox.exists("posts.sqlite"))
+        #expect(sandbox.contents(of: "posts.sqlite-wal") == log)
+    }
+
     @Test func aSyncFillsAnEmptySQLiteFile() async throws {
         let sandbox = try Sandbox()
         try sandbox.write(Data(), to: "empty.sqlite")

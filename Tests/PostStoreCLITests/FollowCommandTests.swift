@@ -113,6 +113,29 @@ import Testing
         #expect(!sandbox.exists("b.sqlite"))
     }
 
+    @Test func aFollowerStoppedDuringItsFirstCopyIsStoppedAsASyncIsAndLeavesNoStore() async throws {
+        let sandbox = try Sandbox()
+        // A source that takes the request and never answers: the first copy is under way when the signal comes.
+        let server = try TestHTTPServer { _ in .hang(.seconds(60)) }
+        let arguments = ["--from", server.url("/posts").absoluteString, "--store", "b.sqlite", "--follow"]
+        let result = try await sandbox.following(arguments) { _ in
+            let deadline = ContinuousClock.now + .seconds(30)
+            while server.requests.isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        #expect(!server.requests.isEmpty, "the follower never asked its source")
+        #expect(result.killedBySignal && result.status == SIGINT, "\(result)")
+        #expect(
+            result.errorLines == [
+                "poststore: stopped by SIGINT; no store was left half-written (unfinished work is not applied)."
+            ],
+            "\(result)"
+        )
+        // No store, and no staging folder of one.
+        #expect(try sandbox.directory.entries().filter { $0.contains("b.sqlite") } == [])
+    }
+
     @Test func followingAFileIsAUsageError() async throws {
         let sandbox = try Sandbox()
         try sandbox.write(Self.posts, to: "posts.json")

@@ -274,6 +274,30 @@ struct SQLiteQueryPlanTests {
 
 @Suite("SQLite store against the outside world")
 struct SQLiteOutsideWorldTests {
+    @Test("a new store is refused where a deleted store's write-ahead log is left, which SQLite would replay into it")
+    func aLogLeftByADeletedStoreIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let store = try SQLitePostStore(path: path)
+        try await store.upsert(SamplePosts.make(count: 3))
+        // Deleted while open (a server still serving it): its log, not yet folded in, stays.
+        try FileManager.default.removeItem(atPath: path)
+        let log = try #require(FileManager.default.contents(atPath: path + "-wal"))
+        #expect(!log.isEmpty)
+
+        let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path) }
+        #expect(error?.code == .corruptStore)
+        #expect(error?.message.contains("\(path)-wal is left from a SQLite store whose file \(path) is gone") == true)
+        #expect(!FileManager.default.fileExists(atPath: path), "a file was created")
+        #expect(FileManager.default.contents(atPath: path + "-wal") == log, "the log was touched")
+        withExtendedLifetime(store) {}
+
+        // An empty log is no one's writes: a new store is made.
+        let other = directory.file("other.sqlite")
+        try Data().write(to: URL(fileURLWithPath: other + "-wal"))
+        try await SQLitePostStore(path: other).upsert(SamplePosts.make(count: 1))
+    }
+
     @Test("a store whose file is deleted while open refuses to write, instead of writing into the void")
     func deletedWhileOpen() async throws {
         let directory = try TemporaryDirectory()
