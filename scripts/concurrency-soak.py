@@ -23,8 +23,8 @@ Checks:
     that was still running when that one started (syncs ending close together can commit in either order);
     `info` agrees with the posts (count, lastSync.source); SQLite passes `PRAGMA integrity_check`; a JSON store
     has no temporary files left; a PostgreSQL store's schema, read with psql, holds exactly the tables posts,
-    sync_state, store_revision and poststore_migrations (nothing left over from a write), every index of them
-    valid, as many rows in posts as `info` counts, one migration row per version up to info's schemaVersion, and a sync_state
+    sync_state, store_revision, poststore_migrations, post_tombstones and post_writes (nothing left over from a
+    write), every index of them valid, as many rows in posts as `info` counts, one migration row per version up to info's schemaVersion, and a sync_state
     row. (PostgreSQL has no integrity_check to run without installing an extension, and its temporary tables go
     with their session, so those checks do not apply.)
 
@@ -129,7 +129,9 @@ class Children:
 # PostgreSQL
 
 
-POSTGRES_TABLES = ["posts", "poststore_migrations", "store_revision", "sync_state"]  # a store schema's tables, sorted
+POSTGRES_TABLES = [  # a store schema's tables, sorted
+    "post_tombstones", "post_writes", "posts", "poststore_migrations", "store_revision", "sync_state",
+]
 
 
 class PsqlFailed(Exception):
