@@ -131,7 +131,9 @@ struct CommandLineSync {
                 source: source,
                 openMode: openMode,
                 requestTimeout: .milliseconds(Int64((command.timeout * 1000).rounded())),
-                retryPolicy: RetryPolicy(maximumAttempts: command.retries + 1),
+                // A follower retries an unreachable source itself, with pauses from 0.1 s to 5 s and without end:
+                // the request's own retries inside each of its tries would only nest two counts of attempts.
+                retryPolicy: RetryPolicy(maximumAttempts: command.follow ? 1 : command.retries + 1),
                 limits: PayloadLimits(
                     maximumPostBytes: command.maxPostSize.bytes,
                     maximumPayloadBytes: command.maxPayloadSize.bytes

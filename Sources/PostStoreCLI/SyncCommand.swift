@@ -73,7 +73,11 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Seconds each HTTP request may take.")
     var timeout: Double = 30
 
-    @Option(name: .long, parsing: .unconditional, help: "Retries after the first attempt of a failed HTTP request.")
+    @Option(
+        name: .long,
+        parsing: .unconditional,
+        help: "Retries after the first attempt of a failed HTTP request (a follower retries on its own, without end)."
+    )
     var retries: Int = 3
 
     @Option(

@@ -106,9 +106,13 @@ import Testing
         let source = "http://127.0.0.1:9/posts"
         let result = try await sandbox.following(["--from", source, "--store", "b.sqlite", "--follow"]) { follower in
             // Its retries are told on standard error, which is no terminal here.
-            try await follower.firstLine(of: .error) { $0.hasPrefix("poststore: Retrying in ") }
+            try await follower.firstLine(of: .error) { $0.hasPrefix("poststore: Retrying in 0.2 s (attempt 2 failed") }
         }
         #expect(result.exitCode == 69, "\(result)")
+        // One count of attempts, the follower's: no request's own retries nested in it.
+        let retries = result.errorLines.dropLast()
+        #expect(retries.count >= 2 && retries.allSatisfy { !$0.contains("Gave up after") }, "\(result)")
+        #expect(retries.first?.hasPrefix("poststore: Retrying in 0.1 s (attempt 1 failed") == true, "\(result)")
         #expect(result.errorLines.last?.hasPrefix("poststore: Stopped before \(source) could be reached (") == true)
         #expect(!sandbox.exists("b.sqlite"))
     }
