@@ -24,18 +24,32 @@ enum PostgresTestServer {
     }
 
     /// Runs `body` on a connection of its own, closed after.
+    ///
+    /// - Throws: What `body` throws; a `PSQLError` as a ``ServerError`` that says what the server said (a
+    ///   `PSQLError` describes itself as "Generic description…", which tells a failing test nothing).
     static func withConnection<Result: Sendable>(
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let connection = try await connect()
         do {
-            let result = try await body(connection)
-            try await connection.close()
-            return result
-        } catch {
-            try? await connection.close()
-            throw error
+            let connection = try await connect()
+            do {
+                let result = try await body(connection)
+                try await connection.close()
+                return result
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+        } catch let error as PSQLError {
+            throw ServerError(sqlState: error.serverInfo?[.sqlState], description: String(reflecting: error))
         }
+    }
+
+    /// An error of the test server, described in full.
+    struct ServerError: Error, CustomStringConvertible {
+        /// The server's SQLSTATE, when the server sent the error.
+        let sqlState: String?
+        let description: String
     }
 
     /// Takes a store's write lock as another machine's writer would, and returns what releases it.
@@ -84,13 +98,20 @@ enum PostgresTestServer {
         }
     }
 
-    /// Drops a store's schema, when the tests made it.
+    /// Drops a store's schema, when the tests made it; tried again when the server broke a deadlock with another
+    /// test's drop (40P01).
     static func dropSchema(_ schema: String) async throws {
-        try await withConnection { connection in
-            _ = try await connection.query(
-                "DROP SCHEMA IF EXISTS \(unescaped: PostgresNames(schema: schema).quotedSchema) CASCADE",
-                logger: logger
-            )
+        for attempt in 1... {
+            do {
+                return try await withConnection { connection in
+                    _ = try await connection.query(
+                        "DROP SCHEMA IF EXISTS \(unescaped: PostgresNames(schema: schema).quotedSchema) CASCADE",
+                        logger: logger
+                    )
+                }
+            } catch let error as ServerError where error.sqlState == "40P01" && attempt < 5 {
+                continue
+            }
         }
     }
 }
