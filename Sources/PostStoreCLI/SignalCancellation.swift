@@ -4,8 +4,9 @@ import PostStore
 
 /// How a command that runs until stopped (`sync --follow`) ends: a SIGINT, SIGTERM or SIGHUP cancels its work,
 /// which finishes the write under way (a store commits or rolls back a write whole; a new store being built is
-/// discarded) and returns, and the command exits 0. A second signal of the same kind ends the process at once by
-/// the signal's default action.
+/// discarded) and returns, with the signal, for the command to say how it ended (`sync --follow` exits 0 once its
+/// first sync is written). A second signal of the same kind ends the process at once by the signal's default
+/// action.
 ///
 /// While it runs, the signals are taken from ``InterruptHandler`` (whose handler stops the process at once) and
 /// delivered to dispatch sources instead, outside signal context, where a task can be cancelled.
@@ -14,7 +15,6 @@ enum SignalCancellation {
     ///
     /// - Returns: The signal that cancelled the work, if one did.
     /// - Throws: What `work` throws, except the cancellation a signal caused.
-    @discardableResult
     static func run(_ work: @escaping @Sendable () async throws -> Void) async throws -> Int32? {
         let task = Task { try await work() }
         let stoppedBy = LockedState<Int32?>(nil)

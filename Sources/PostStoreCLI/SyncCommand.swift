@@ -186,7 +186,8 @@ struct SyncCommand: AsyncParsableCommand {
                     try print(try await progress.showing { try await sync.run(progress: progress) }, store: spec)
                     return
                 }
-                // Until interrupted: a signal ends the work, whose write under way finishes first, and exits 0.
+                // Until interrupted: a signal ends the work, whose write under way finishes first; once the first
+                // sync is written, the command exits 0.
                 let reached = LockedState(false)
                 let stoppedBy = try await SignalCancellation.run {
                     // A follower may start before its source: the first sync is tried again as the follow is.

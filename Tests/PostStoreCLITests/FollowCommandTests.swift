@@ -120,12 +120,19 @@ import Testing
     @Test func aFollowerStoppedDuringItsFirstCopyIsStoppedAsASyncIsAndLeavesNoStore() async throws {
         let sandbox = try Sandbox()
         // A source that takes the request and never answers: the first copy is under way when the signal comes.
-        let server = try TestHTTPServer { _ in .hang(.seconds(60)) }
+        let (asked, asking) = AsyncStream.makeStream(of: Void.self)
+        let server = try TestHTTPServer { _ in
+            asking.yield()
+            return .hang(.seconds(60))
+        }
         let arguments = ["--from", server.url("/posts").absoluteString, "--store", "b.sqlite", "--follow"]
         let result = try await sandbox.following(arguments) { _ in
-            let deadline = ContinuousClock.now + .seconds(30)
-            while server.requests.isEmpty, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
+            // The signal comes once the source has the request (or, should it never come, at the hang limit).
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { for await _ in asked { return } }
+                group.addTask { try await Task.sleep(for: hangLimit) }
+                try await group.next()
+                group.cancelAll()
             }
         }
         #expect(!server.requests.isEmpty, "the follower never asked its source")

@@ -158,10 +158,10 @@ import Testing
         source: String
     ) async throws -> (ChangeToken, [Int: Post]) {
         while true {
-            let before = try await replica.syncState(for: source)?.changeToken
+            // Present: the replica reported an applied answer, written with its checkpoint.
+            let before = try #require(try await replica.syncState(for: source)?.changeToken)
             let posts = try await Self.posts(of: replica)
-            let after = try await replica.syncState(for: source)?.changeToken
-            if let before, before == after { return (before, posts) }
+            if try await replica.syncState(for: source)?.changeToken == before { return (before, posts) }
         }
     }
 

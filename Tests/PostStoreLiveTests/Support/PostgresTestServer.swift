@@ -30,7 +30,7 @@ enum PostgresTestServer {
     static func withConnection<Result: Sendable>(
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        do {
+        try await described {
             let connection = try await connect()
             do {
                 let result = try await body(connection)
@@ -40,6 +40,13 @@ enum PostgresTestServer {
                 try? await connection.close()
                 throw error
             }
+        }
+    }
+
+    /// What `body` returns; a `PSQLError` it throws as a ``ServerError``.
+    private static func described<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
         } catch let error as PSQLError {
             throw ServerError(sqlState: error.serverInfo?[.sqlState], description: String(reflecting: error))
         }
@@ -56,13 +63,15 @@ enum PostgresTestServer {
     static func holdWriteLock(schema: String) async throws -> @Sendable () async throws -> Void {
         // The store's tables, made as its first call would make them.
         try await PostgresPostStore(location: PostgresStoreLocation(url: PostgresTestURL.url(schema: schema))).migrate()
-        let connection = try await connect()
+        let connection = try await described { try await connect() }
         do {
-            try await connection.query("BEGIN", logger: logger)
-            try await connection.query(
-                "LOCK TABLE \(unescaped: PostgresNames(schema: schema).posts) IN SHARE ROW EXCLUSIVE MODE",
-                logger: logger
-            )
+            try await described {
+                try await connection.query("BEGIN", logger: logger)
+                try await connection.query(
+                    "LOCK TABLE \(unescaped: PostgresNames(schema: schema).posts) IN SHARE ROW EXCLUSIVE MODE",
+                    logger: logger
+                )
+            }
         } catch {
             try? await connection.close()
             throw error
