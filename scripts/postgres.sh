@@ -72,8 +72,10 @@ start() {
     fi
     # A second role must give its password (the refused-password tests); everyone else is trusted.
     sed -i '1i host all poststore_password 127.0.0.1/32 scram-sha-256' "$dir/data/pg_hba.conf"
+    # The suite runs its tests at once, each PostgreSQL store with a pool of up to 8 connections: past the default
+    # 100 connections, one test's own connection was refused ("sorry, too many clients already", CI 2026-11-28).
     if ! as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1" start >/dev/null 2>&1; then
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=500" start >/dev/null 2>&1; then
         echo "postgres.sh: the server did not start on port $port:" >&2
         tail -5 "$dir/server.log" >&2
         rm -rf "$dir"
