@@ -28,12 +28,14 @@ public actor JSONFilePostStore: PostStoreProtocol {
 
     /// The file itself: `path` with symbolic links resolved, so writes replace the file a link points to rather
     /// than the link, and every path to one file shares one lock.
-    private let file: String
+    package nonisolated let file: String
 
-    private let fileSystem: any FileSystemProtocol
+    package nonisolated let fileSystem: any FileSystemProtocol
     private let clock: any ClockProtocol
     private let lockTimeout: Duration
     private var cache: Loaded?
+    /// The watcher this store's observers share.
+    package nonisolated let watcherSlot = ChangeWatcherSlot()
 
     /// The file as last read or written: which version of it, what it holds, and the format version it records.
     private struct Loaded {
@@ -197,6 +199,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
             }
             try Self.removeStaleTemporaryFiles(of: file, in: fileSystem)
             try Self.replaceFile(file, naming: path, with: contents, in: fileSystem)
+            watcherSlot.storeDidCommit()
             cache = try fileSystem.identityOfFile(atPath: file).map {
                 Loaded(identity: $0, contents: contents, formatVersion: JSONStoreDocument.currentVersion)
             }
@@ -336,11 +339,6 @@ extension JSONFilePostStore: ChangeHistoryKeeping {
         try ChangeHistory.validate(historyLimit: writes)
         try await write { contents in try contents.history.setLimit(writes) }
     }
-}
-
-/// A write by any process replaces the file (a rename onto it).
-extension JSONFilePostStore: FileBackedStore {
-    package nonisolated var filesWrittenByWrites: [String] { [path] }
 }
 
 extension JSONFilePostStore: PostPageReading {

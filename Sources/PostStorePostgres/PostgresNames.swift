@@ -1,3 +1,5 @@
+import PostStore
+
 /// The SQL names of one store's schema and tables, quoted once so that any schema name is safe in a statement.
 struct PostgresNames: Sendable, Hashable {
     /// The schema's name as the user gave it.
@@ -17,8 +19,20 @@ struct PostgresNames: Sendable, Hashable {
     /// `schema.post_writes`.
     let writes: String
 
+    /// The channel of the store's notifications (`LISTEN`/`NOTIFY`): `SCHEMA.changes`, or `poststore.HASH` for a
+    /// schema whose name would not fit a channel's 63 bytes or holds a double quote (postgres-nio's `LISTEN` does
+    /// not escape one).
+    let changesChannel: String
+
     init(schema: String) {
         self.schema = schema
+        if schema.utf8.count <= 55, !schema.contains("\"") {
+            changesChannel = schema + ".changes"
+        } else {
+            var hasher = StableHasher()
+            hasher.combine(schema)
+            changesChannel = "poststore." + hasher.hexadecimal
+        }
         quotedSchema = Self.quoted(schema)
         posts = quotedSchema + ".posts"
         syncState = quotedSchema + ".sync_state"

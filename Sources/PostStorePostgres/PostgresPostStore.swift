@@ -68,6 +68,8 @@ public final class PostgresPostStore: Sendable, ServerStore {
     private let preparation = Mutex<Task<Void, any Error>?>(nil)
     /// The turns of this instance's writes.
     private let writeTurns = WriteTurns()
+    /// The watcher this store's observers share.
+    package let watcherSlot = ChangeWatcherSlot()
 
     /// A store on a client the app runs.
     ///
@@ -192,7 +194,9 @@ public final class PostgresPostStore: Sendable, ServerStore {
             try await withSession { session in
                 try await session.transaction(server: server) { session in
                     try await takeWriteLock(in: session)
-                    return try await body(session)
+                    let result = try await body(session)
+                    try await notifyObservers(in: session)
+                    return result
                 }
             }
         }

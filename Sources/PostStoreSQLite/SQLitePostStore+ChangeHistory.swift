@@ -1,11 +1,6 @@
 public import PostStore
 import PostStoreCSQLite
 
-/// A commit by any process writes the write-ahead log (or, in rollback mode, the journal and the file).
-extension SQLitePostStore: FileBackedStore {
-    package nonisolated var filesWrittenByWrites: [String] { [path, path + "-wal", path + "-journal"] }
-}
-
 /// The changes feed (migration 0006): each post's `revision`, `post_tombstones`, `post_writes`, and in
 /// `poststore_settings` the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
 extension SQLitePostStore: ChangeHistoryKeeping {

@@ -31,6 +31,7 @@ extension SQLitePostStore {
             let result = try body()
             try refuseIfMoved(nothingWritten: true)
             try connection.execute("COMMIT")
+            watcherSlot.storeDidCommit()
             return result
         } catch {
             connection.rollBackOpenTransaction()

@@ -34,6 +34,8 @@ public actor SQLitePostStore: PostStoreProtocol {
     let keepsSearchIndex: Bool
     let busyTimeout: Duration
     let clock: any ClockProtocol
+    /// The watcher this store's observers share.
+    package nonisolated let watcherSlot = ChangeWatcherSlot()
 
     /// How long a single statement may wait inside SQLite for a lock other than the write lock (in WAL mode that is
     /// rare: a checkpoint or a recovery in another connection). Kept short because it blocks the calling thread.

@@ -13,6 +13,10 @@ public actor InMemoryPostStore: PostStoreProtocol {
     /// The posts, sync states and change history; `package` for the engine table's `describe()`
     /// (PostStoreEngines).
     package private(set) var contents = StoreContents()
+    /// How many writes changed posts or sync states: the commit mark of ``InMemoryCommitProbe``.
+    private(set) var commits = 0
+    /// The watcher this store's observers share.
+    package nonisolated let watcherSlot = ChangeWatcherSlot()
 
     /// Creates a store holding the given posts.
     ///
@@ -26,7 +30,9 @@ public actor InMemoryPostStore: PostStoreProtocol {
 
     @discardableResult
     public func apply(_ changes: PostChangeSet) throws -> WriteSummary {
-        try contents.apply(changes)
+        let summary = try contents.apply(changes)
+        if summary.changedAnything || changes.syncState != nil { didCommit() }
+        return summary
     }
 
     public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
@@ -48,6 +54,12 @@ public actor InMemoryPostStore: PostStoreProtocol {
 
     public func removeAll() throws {
         contents.removeAll()
+        didCommit()
+    }
+
+    private func didCommit() {
+        commits += 1
+        watcherSlot.storeDidCommit()
     }
 
     public func syncState(for source: String) throws -> SyncState? {

@@ -13,7 +13,7 @@ import Musl
 /// The closure may come before the write it announces has committed (a SQLite writer writes its pages, then marks
 /// the commit in memory shared with readers, which no file event reports): whoever reacts reads again a moment
 /// later.
-final class FileChangeMonitor: Sendable {
+final class FileChangeMonitor: CommitNews {
     // `any DispatchSourceRead` is not declared Sendable; a dispatch source's `cancel()` may be called from any
     // thread, and nothing else is called on it after `init`.
     private nonisolated(unsafe) let source: any DispatchSourceRead
@@ -54,7 +54,7 @@ final class FileChangeMonitor: Sendable {
     }
 
     /// Stops watching.
-    func cancel() {
+    func stop() {
         source.cancel()
     }
 

@@ -1,0 +1,21 @@
+/// The probe of a store of another package, which tells of no commit: it reads the store's token and sync states
+/// every ``interval`` and marks their digest.
+package struct PollingCommitProbe: CommitProbe {
+    /// How often the store is read while anyone waits.
+    package static let interval = Duration.milliseconds(100)
+
+    let store: any PostStoreProtocol
+
+    package func commitMark() async throws -> Int {
+        var hasher = Hasher()
+        hasher.combine(try await store.changeToken())
+        hasher.combine(try await store.syncStates())
+        return hasher.finalize()
+    }
+
+    package func startNews(onCommit: @escaping @Sendable () -> Void) -> (any CommitNews)? { nil }
+
+    package var pollInterval: Duration { Self.interval }
+
+    package var quietInterval: Duration? { nil }
+}
