@@ -3,7 +3,7 @@
 ///
 /// Each ``ContractCheck`` holds one rule of the contract that `PostStoreProtocol`'s documentation states — counting,
 /// atomic and validated writes, pruning and its limit, previews, streamed writes, queries and search, sync states
-/// and their `ETag`s, instances and processes side by side, waiting for locks — and runs on a new store of a
+/// and their `ETag`s, instances and processes side by side, the changes feed, observation, waiting for locks — and runs on a new store of a
 /// ``ContractSubject``, the engine under test.
 ///
 /// The module's article, <doc:PostStoreConformance>, shows an engine's test target that runs them all.
@@ -56,6 +56,13 @@ public enum PostStoreContract {
         .foreignAndFutureTokensMustRefetch,
         .removeAllMakesEarlierTokensRefetch,
         .aRequiredChangeTokenGuardsTheWrite,
+        // Observation
+        .anObservedQueryFollowsEachWriteThatChangesIt,
+        .anObservedPostAndTheSyncStatesFollowTheirWrites,
+        .anotherInstancesWritesReachTheObservers,
+        .aSlowObserverGetsTheLatestResultNotABacklog,
+        .cancellingTheConsumerEndsTheObservation,
+        .anObservationEndsWithTheStoresError,
         // Streamed writes
         .streamedWritesMatchArrayWrites,
         .changeSetUpsertsAndStreamCombine,

@@ -27,11 +27,13 @@ actor SQLiteDataVersion {
     ///   store maps them.
     func read() throws -> Int {
         do {
-            let connection = try self.connection ?? SQLiteConnection(
-                path: SQLitePostStore.fileName(for: path),
-                create: false,
-                busyTimeout: .milliseconds(200)
-            )
+            let connection =
+                try self.connection
+                ?? SQLiteConnection(
+                    path: SQLitePostStore.fileName(for: path),
+                    create: false,
+                    busyTimeout: .milliseconds(200)
+                )
             self.connection = connection
             if connection.fileHasMoved() {
                 throw PostStoreError(

@@ -2,8 +2,9 @@ public import PostStore
 
 /// A store for tests that records every call and its arguments, and can be told to fail a method.
 ///
-/// It keeps its posts in an `InMemoryPostStore`, so it behaves like a real store unless told to fail. Every
-/// `PostStoreProtocol` method is recorded in ``calls``; the counters and `last…` properties read from them.
+/// It keeps its posts in an `InMemoryPostStore`, so it behaves like a real store unless told to fail, observers
+/// included. Every `PostStoreProtocol` method but the changes feed's (`changeToken()`, `changes(since:limit:)`) is
+/// recorded in ``calls``; the counters and `last…` properties read from them.
 ///
 /// For example:
 ///
@@ -79,7 +80,7 @@ public actor SpyPostStore: PostStoreProtocol {
         }
     }
 
-    private let store: InMemoryPostStore
+    private nonisolated let store: InMemoryPostStore
     private var failures: [Method: PostStoreError] = [:]
 
     /// Every call so far, in order, failed ones included.
@@ -196,9 +197,28 @@ public actor SpyPostStore: PostStoreProtocol {
         return try await store.syncStates()
     }
 
+    // The changes feed is answered by the store inside, unrecorded: observers of the spy skip writes with it, as
+    // they do on an in-memory store.
+    public func changeToken() async throws -> ChangeToken {
+        await store.changeToken()
+    }
+
+    public func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
+        try await store.changes(since: token, limit: limit)
+    }
+
     /// Records a call, then throws the failure set for its method, if any.
     private func record(_ call: Call) throws(PostStoreError) {
         calls.append(call)
         if let failure = failures[call.method] { throw failure }
+    }
+}
+
+/// Observed as the in-memory store inside: its writes wake the spy's observers at once, and their reads are recorded.
+extension SpyPostStore: ObservedStore {
+    package nonisolated var watcherSlot: ChangeWatcherSlot { store.watcherSlot }
+
+    package nonisolated func makeCommitProbe() -> any CommitProbe {
+        store.makeCommitProbe()
     }
 }

@@ -143,7 +143,12 @@ package final class ChangeWatcher: Sendable {
                 }
             }
         } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+            // The last waiter gone, the poll's pause is cut short so that it stops now and lets go of its news.
+            let (waiter, pause) = state.withLock { state in
+                (state.waiters.removeValue(forKey: id), state.waiters.isEmpty ? state.pause : nil)
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+            pause?.cancel()
         }
     }
 

@@ -22,6 +22,11 @@ package final class ChangeWatcherSlot: Sendable {
         }
     }
 
+    /// Whether no watcher is in the slot: every observer has ended and let go of it.
+    package var isEmpty: Bool {
+        slot.withLock { $0.watcher == nil }
+    }
+
     /// Tells the watcher, if any, that the store has just committed a write: it reads the store at once.
     package func storeDidCommit() {
         slot.withLock { $0.watcher }?.storeDidChange()

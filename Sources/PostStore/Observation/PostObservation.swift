@@ -53,7 +53,7 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
     }
 
     /// Reads the results of a ``PostObservation``, one per call of `next`.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
         private let observation: PostObservation
         private let watcher: ChangeWatcher
         /// The store's stamp when the last result was read; `nil` before the first.
@@ -113,7 +113,9 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
                     return nil
                 }
                 var isUnchanged = false
-                if let last { isUnchanged = try await self.isUnchanged(since: stamp.token, given: last, isolation: actor) }
+                if let last {
+                    isUnchanged = try await self.isUnchanged(since: stamp.token, given: last, isolation: actor)
+                }
                 // The read that follows is of this state or a later one: a write after it is waited for again.
                 stamp = next
                 self.stamp = next
