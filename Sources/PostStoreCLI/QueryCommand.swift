@@ -13,6 +13,11 @@ struct QueryCommand: AsyncParsableCommand {
               poststore query --search "dolor sit" --sort -id --limit 5 --format json
               poststore query --format csv > posts.csv
               poststore query --count
+              poststore query --user 1 --watch --format json
+
+            With --watch the result is printed again after each write that changes it, by this or any other
+            process or machine, until interrupted (Ctrl-C exits 0). With json each result is one line (a JSON
+            array); with ndjson, csv and table a blank line ends each result; with --count each count is a line.
             """
     )
 
@@ -75,6 +80,9 @@ struct QueryCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print only how many posts match (not with --limit or --offset).")
     var count = false
 
+    @Flag(name: .long, help: "Print the result again after each write that changes it, until interrupted.")
+    var watch = false
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more (got \(limit)).") }
         guard offset >= 0 else { throw ValidationError("--offset must be 0 or more (got \(offset)).") }
@@ -96,18 +104,26 @@ struct QueryCommand: AsyncParsableCommand {
                 limit: limit,
                 offset: offset
             )
-            let posts = try await store.query(query)
-            if count {
-                Output.line(String(posts.count))
-                return
-            }
-            switch format {
-            case .json: Output.data(PostJSON.encode(posts) + Data("\n".utf8))
-            case .ndjson:
-                for post in posts { Output.data(PostJSON.encode(post) + Data("\n".utf8)) }
-            case .csv: Output.data(Data(PostTable.csv(posts).utf8))
-            case .table: Output.data(Data(PostTable.text(posts, width: Output.width).utf8))
+            guard watch else { return print(try await store.query(query)) }
+            // Every result is printed whole before the next is read; a signal ends the wait for the next.
+            _ = try await SignalCancellation.run {
+                for try await posts in store.observe(query) { print(posts, endingAResult: true) }
             }
         }
+    }
+
+    /// Prints a result in the chosen format; with `endingAResult`, followed by what ends it in `--watch`.
+    private func print(_ posts: [Post], endingAResult: Bool = false) {
+        if count {
+            return Output.line(String(posts.count))
+        }
+        switch format {
+        case .json: Output.data(PostJSON.encode(posts) + Data("\n".utf8))
+        case .ndjson:
+            for post in posts { Output.data(PostJSON.encode(post) + Data("\n".utf8)) }
+        case .csv: Output.data(Data(PostTable.csv(posts).utf8))
+        case .table: Output.data(Data(PostTable.text(posts, width: Output.width).utf8))
+        }
+        if endingAResult, format != .json { Output.line("") }
     }
 }

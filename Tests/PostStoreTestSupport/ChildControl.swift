@@ -97,6 +97,31 @@ public final class ChildControl: Sendable {
         timeout: Duration = hangLimit,
         where isWanted: (String) -> Bool
     ) async throws -> String {
+        try await whenLines(of: stream, timeout: timeout, "No such line") { lines in lines.first(where: isWanted) }
+    }
+
+    /// Waits until the child has written at least `count` whole lines on `stream`, and returns them all: what a
+    /// child that prints the same line again (`query --watch`) has printed so far.
+    ///
+    /// - Parameters:
+    ///   - stream: Standard output or standard error.
+    ///   - count: How many lines to wait for.
+    ///   - timeout: How long to wait: ``hangLimit`` unless told.
+    /// - Throws: As ``firstLine(of:timeout:where:)``.
+    @discardableResult
+    public func lines(of stream: Stream, atLeast count: Int, timeout: Duration = hangLimit) async throws -> [String] {
+        try await whenLines(of: stream, timeout: timeout, "Fewer than \(count) lines") { lines in
+            lines.count >= count ? lines : nil
+        }
+    }
+
+    /// Waits until `pick` finds what it wants in the child's whole lines on `stream`, and returns it.
+    private func whenLines<Picked>(
+        of stream: Stream,
+        timeout: Duration,
+        _ missing: String,
+        _ pick: ([String]) -> Picked?
+    ) async throws -> Picked {
         let state = streams[stream.rawValue]
         let deadline = ContinuousClock.now + timeout
         // An element each time the child writes to the stream or closes it, and one at the deadline.
@@ -119,11 +144,11 @@ public final class ChildControl: Sendable {
             let (written, isComplete) = state.withLock { ($0.written, $0.isComplete) }
             let text = String(decoding: written, as: UTF8.self)
             // The last piece is a line still being written (or nothing after the last newline).
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            if let line = lines.first(where: { isWanted(String($0)) }) { return String(line) }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+            if let picked = pick(lines) { return picked }
             guard !isComplete, ContinuousClock.now < deadline else {
                 let reason = isComplete ? "the child closed it" : "nothing came within \(timeout)"
-                throw ChildProcess.Failure(description: "No such line on \(stream): \(reason). It wrote: \(text)")
+                throw ChildProcess.Failure(description: "\(missing) on \(stream): \(reason). It wrote: \(text)")
             }
         }
         throw CancellationError()  // the stream ends early only when the task is cancelled

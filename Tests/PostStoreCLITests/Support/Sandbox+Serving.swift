@@ -37,8 +37,19 @@ extension Sandbox {
         stoppedBy signal: Int32 = SIGINT,
         _ body: (ChildControl) async throws -> Void
     ) async throws -> CommandResult {
+        try await runningUntilStopped(["sync"] + arguments, stoppedBy: signal, body)
+    }
+
+    /// Runs `poststore ARGUMENTS`, a command that runs until stopped (`sync --follow`, `query --watch`), while
+    /// `body` runs, given its control; then sends it `signal` and returns how it ended. A `body` that throws kills
+    /// the command first, so that no test waits for a child that runs until stopped.
+    func runningUntilStopped(
+        _ arguments: [String],
+        stoppedBy signal: Int32 = SIGINT,
+        _ body: (ChildControl) async throws -> Void
+    ) async throws -> CommandResult {
         let control = ChildControl()
-        async let followed = run(["sync"] + arguments, control: control)
+        async let followed = run(arguments, control: control)
         do {
             try await body(control)
         } catch {
