@@ -1,3 +1,5 @@
+public import Foundation
+public import Observation
 public import PostStore
 public import PostStoreContainer
 
@@ -8,7 +10,19 @@ public import PostStoreContainer
 /// ones, so its tests run on an in-memory store and stubs (see `Tests/PostListExampleTests`). An app builds it from
 /// its composition root, ``PostStoreDependencies/live(_:logger:)``, or from a ``DependencyStore`` with
 /// ``init(resolvingFrom:)``.
+///
+/// Once started, it observes the store (``PostStoreProtocol/observe(_:)`` and
+/// ``PostStoreProtocol/observeSyncStates()``): whoever writes the store — its own refresh, a sync in the
+/// background, another process — the posts and the "last synced" time it shows stay current, with no reload. It
+/// is `@Observable`, so a SwiftUI view redraws when they change:
+///
+/// ```swift
+/// List(model.posts) { post in Text(post.title) }
+///     .task { model.start() }
+///     .onDisappear { model.stop() }
+/// ```
 @MainActor
+@Observable
 public final class PostListModel {
     /// What the screen shows besides the posts.
     public enum Status: Equatable, Sendable {
@@ -16,11 +30,11 @@ public final class PostListModel {
         case idle
         /// The posts are up to date with the store.
         case loaded
-        /// The last load or refresh failed; the message is for the person looking at the screen.
+        /// The last read or refresh failed; the message is for the person looking at the screen.
         case failed(String)
     }
 
-    /// The posts to show: those matching ``searchText``, in id order.
+    /// The posts to show: those matching ``searchText``, in id order, as the store holds them now.
     public private(set) var posts: [Post] = []
 
     /// What the screen shows besides the posts.
@@ -29,11 +43,18 @@ public final class PostListModel {
     /// What the last successful refresh did.
     public private(set) var lastRefresh: SyncReport?
 
+    /// When the store was last synced, from any source, by anyone; `nil` before the first sync.
+    public private(set) var lastSyncedAt: Date?
+
     /// The text the posts are filtered by; empty shows every post.
     public private(set) var searchText = ""
 
-    private let store: any PostStoreProtocol
-    private let sync: SyncService
+    @ObservationIgnored private let store: any PostStoreProtocol
+    @ObservationIgnored private let sync: SyncService
+    /// The observation of the posts for the current search, replaced by each search.
+    @ObservationIgnored private var postsObservation: Task<Void, Never>?
+    /// The observation of the sync states, while started.
+    @ObservationIgnored private var syncStatesObservation: Task<Void, Never>?
 
     /// Creates the model.
     ///
@@ -53,38 +74,61 @@ public final class PostListModel {
         self.init(store: try container.resolve(), sync: try container.resolve())
     }
 
-    /// Reads the posts matching the search text from the store.
-    public func load() async {
-        let search = searchText
-        do {
-            let found = try await store.query(PostQuery(search: search))
-            // A newer search may have started while this one waited; its answer is the one to show.
-            guard search == searchText else { return }
-            posts = found
-            status = .loaded
-        } catch {
-            guard search == searchText else { return }
-            status = .failed(Self.message(for: error))
+    /// Starts showing the store as it is and as it changes, until ``stop()``; calling it again changes nothing.
+    public func start() {
+        guard syncStatesObservation == nil else { return }
+        observePosts()
+        syncStatesObservation = Task { [store] in
+            // The loop runs on the main actor, as the task does: each result is shown without a hop of its own.
+            do {
+                for try await states in store.observeSyncStates() { lastSyncedAt = states.first?.syncedAt }
+            } catch {
+                status = .failed(Self.message(for: error))
+            }
         }
     }
 
-    /// Shows only the posts matching `text` (every word, in the title or the body, ignoring case).
-    ///
-    /// - Parameter text: The search text.
-    public func search(_ text: String) async {
-        searchText = text
-        await load()
+    /// Stops observing the store: what is shown stays as it was.
+    public func stop() {
+        postsObservation?.cancel()
+        syncStatesObservation?.cancel()
+        postsObservation = nil
+        syncStatesObservation = nil
     }
 
-    /// Syncs the store from the source, then reloads. On failure the posts shown stay as they were.
+    /// Shows only the posts matching `text` (every word, in the title or the body, ignoring case), from now on.
+    ///
+    /// - Parameter text: The search text.
+    public func search(_ text: String) {
+        searchText = text
+        if syncStatesObservation != nil { observePosts() }
+    }
+
+    /// Syncs the store from the source; the posts shown follow from the observation. On failure they stay as they
+    /// were.
     public func refresh() async {
         do {
             lastRefresh = try await sync.sync()
         } catch {
             status = .failed(Self.message(for: error))
-            return
         }
-        await load()
+    }
+
+    /// Observes the posts of the current search, ending the observation of the one before: its results, even one
+    /// read already, are never shown.
+    private func observePosts() {
+        postsObservation?.cancel()
+        let query = PostQuery(search: searchText)
+        postsObservation = Task { [store] in
+            do {
+                for try await found in store.observe(query) {
+                    posts = found
+                    status = .loaded
+                }
+            } catch {
+                status = .failed(Self.message(for: error))
+            }
+        }
     }
 
     private static func message(for error: any Error) -> String {

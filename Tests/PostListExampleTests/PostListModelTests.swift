@@ -1,3 +1,5 @@
+import Foundation
+import Observation
 import PostListExample
 import PostStore
 import PostStoreContainer
@@ -8,17 +10,42 @@ import Testing
 /// clock — no files, no network — and each test reads given / when / then.
 @MainActor
 @Suite struct PostListModelTests {
-    @Test func loadingShowsTheStoredPostsInIdOrder() async throws {
+    @Test func startingShowsTheStoredPostsInIdOrder() async throws {
         // Given a store with three posts
         let store = InMemoryPostStore(posts: SamplePosts.make(count: 3).reversed())
         let model = PostListModel(store: store, sync: Self.sync(from: StubPostDataService(), into: store))
 
-        // When the screen loads
-        await model.load()
+        // When the screen starts
+        model.start()
+        defer { model.stop() }
 
         // Then it shows them in id order
+        try await until(model) { model.status == .loaded }
         #expect(model.posts.map(\.id) == [1, 2, 3])
-        #expect(model.status == .loaded)
+    }
+
+    @Test func aSyncInTheBackgroundUpdatesTheListAndTheLastSyncedTime() async throws {
+        // Given a started screen over an empty store, and a source with ten posts
+        let store = InMemoryPostStore()
+        let clock = TestClock()
+        let sync = SyncService(
+            dataService: StubPostDataService(posts: SamplePosts.make(count: 10)),
+            store: store,
+            clock: clock
+        )
+        let model = PostListModel(store: store, sync: sync)
+        model.start()
+        defer { model.stop() }
+        try await until(model) { model.status == .loaded }
+        #expect(model.posts.isEmpty && model.lastSyncedAt == nil)
+
+        // When a sync runs in the background, not through the model
+        _ = try await Task.detached { try await sync.sync() }.value
+
+        // Then the screen shows the ten posts and the time of that sync, without being asked to reload
+        try await until(model) { model.posts.count == 10 && model.lastSyncedAt != nil }
+        #expect(model.posts.map(\.id) == Array(1...10))
+        #expect(model.lastSyncedAt == clock.now(), "the test clock's time, at which the sync ran")
     }
 
     @Test func searchingShowsOnlyMatchingPosts() async throws {
@@ -26,12 +53,14 @@ import Testing
         let quokka = Post(userId: 1, id: 99, title: "The Quokka", body: "smiles")
         let store = InMemoryPostStore(posts: SamplePosts.make(count: 5) + [quokka])
         let model = PostListModel(store: store, sync: Self.sync(from: StubPostDataService(), into: store))
+        model.start()
+        defer { model.stop() }
 
         // When the user searches for it in lowercase
-        await model.search("quokka")
+        model.search("quokka")
 
         // Then only that post is shown, and the search text is kept
-        #expect(model.posts == [quokka])
+        try await until(model) { model.posts == [quokka] }
         #expect(model.searchText == "quokka")
     }
 
@@ -40,24 +69,28 @@ import Testing
         let store = InMemoryPostStore()
         let source = StubPostDataService(posts: SamplePosts.make(count: 10))
         let model = PostListModel(store: store, sync: Self.sync(from: source, into: store))
+        model.start()
+        defer { model.stop() }
 
         // When the user refreshes
         await model.refresh()
 
         // Then the ten posts are stored and shown, and the refresh says what it did
-        #expect(model.posts.count == 10)
+        try await until(model) { model.posts.count == 10 }
         #expect(model.lastRefresh?.inserted == 10)
         #expect(source.fetchCount == 1)
     }
 
     @Test func aFailedRefreshKeepsThePostsAndSaysWhy() async throws {
-        // Given a loaded screen and a source that is down
+        // Given a started screen and a source that is down
         let store = SpyPostStore(posts: SamplePosts.make(count: 4))
         let source = StubPostDataService()
         source.fail(with: PostStoreError(.sourceUnavailable, "The server is down."))
         let sync = SyncService(dataService: source, store: store, clock: TestClock())
         let model = PostListModel(store: store, sync: sync)
-        await model.load()
+        model.start()
+        defer { model.stop() }
+        try await until(model) { model.status == .loaded }
 
         // When the user refreshes
         await model.refresh()
@@ -74,11 +107,12 @@ import Testing
         await store.fail(.query, with: PostStoreError(.storeBusy, "The store is busy."))
         let model = PostListModel(store: store, sync: Self.sync(from: StubPostDataService(), into: store))
 
-        // When the screen loads
-        await model.load()
+        // When the screen starts
+        model.start()
+        defer { model.stop() }
 
         // Then it says so, and asked once
-        #expect(model.status == .failed("The store is busy."))
+        try await until(model) { model.status == .failed("The store is busy.") }
         #expect(await store.queryCallCount == 1)
     }
 
@@ -94,10 +128,12 @@ import Testing
             // When the model is made inside the scope
             try PostListModel()
         }
+        model.start()
+        defer { model.stop() }
         await model.refresh()
 
         // Then it works on the overrides
-        #expect(model.posts.map(\.id) == [1, 2])
+        try await until(model) { model.posts.map(\.id) == [1, 2] }
         #expect(try await store.count() == 2)
     }
 
@@ -107,15 +143,20 @@ import Testing
         let banana = Post(userId: 1, id: 2, title: "Banana split", body: "")
         let store = GatedPostStore(posts: [apple, banana], slowSearch: "apple")
         let model = PostListModel(store: store, sync: Self.sync(from: StubPostDataService(), into: store))
+        model.start()
+        defer { model.stop() }
+        try await until(model) { model.status == .loaded }
 
         // When the user searches "apple", then "banana" before the first answer arrives
-        let first = Task { await model.search("apple") }
+        model.search("apple")
         await store.waitUntilTheSlowSearchStarted()
-        await model.search("banana")
+        model.search("banana")
+        try await until(model) { model.posts == [banana] }
         await store.releaseTheSlowSearch()
-        await first.value
+        await store.waitUntilTheSlowSearchAnswered()
 
-        // Then the screen shows the answer to "banana"
+        // Then the screen shows the answer to "banana", even after the slow answer came
+        await Task.yield()
         #expect(model.searchText == "banana")
         #expect(model.posts == [banana])
     }
@@ -137,6 +178,8 @@ private actor GatedPostStore: PostStoreProtocol {
     private var started: CheckedContinuation<Void, Never>?
     private var hasStarted = false
     private var gate: CheckedContinuation<Void, Never>?
+    private var answered: CheckedContinuation<Void, Never>?
+    private var hasAnswered = false
 
     init(posts: [Post], slowSearch: String) {
         store = InMemoryPostStore(posts: posts)
@@ -153,6 +196,11 @@ private actor GatedPostStore: PostStoreProtocol {
         gate = nil
     }
 
+    func waitUntilTheSlowSearchAnswered() async {
+        if hasAnswered { return }
+        await withCheckedContinuation { answered = $0 }
+    }
+
     func query(_ query: PostQuery) async throws -> [Post] {
         if query.search == slowSearch, !hasStarted {
             hasStarted = true
@@ -161,6 +209,11 @@ private actor GatedPostStore: PostStoreProtocol {
                 started?.resume()
                 started = nil
             }
+            defer {
+                hasAnswered = true
+                answered?.resume()
+            }
+            return try await store.query(query)
         }
         return try await store.query(query)
     }
@@ -172,4 +225,34 @@ private actor GatedPostStore: PostStoreProtocol {
     func removeAll() async throws { try await store.removeAll() }
     func syncState(for source: String) async throws -> SyncState? { try await store.syncState(for: source) }
     func syncStates() async throws -> [SyncState] { try await store.syncStates() }
+}
+
+/// Waits until `condition` holds, reading it again each time a property of the model that it reads changes (the
+/// Observation framework's tracking): no polling, and no change missed between a look and the wait. Gives up with
+/// an issue after a minute.
+@MainActor
+private func until(
+    _ model: PostListModel,
+    _ condition: @escaping @MainActor () -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("The model never reached the state waited for.", sourceLocation: sourceLocation)
+            return
+        }
+        let (changes, changed) = AsyncStream.makeStream(of: Void.self)
+        withObservationTracking {
+            _ = condition()
+        } onChange: {
+            changed.finish()
+        }
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            changed.finish()
+        }
+        for await _ in changes {}
+        timer.cancel()
+    }
 }

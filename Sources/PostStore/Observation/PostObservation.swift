@@ -103,6 +103,8 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
             guard var stamp else {
                 let stamp = try await watcher.stamp()
                 let value = try await observation.read()
+                // A consumer cancelled while the read ran gets nothing more: it may have moved on.
+                try Task.checkCancellation()
                 (self.stamp, last) = (stamp, value)
                 return value
             }
@@ -121,6 +123,7 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
                 self.stamp = next
                 if isUnchanged { continue }
                 let value = try await observation.read()
+                try Task.checkCancellation()
                 if value != last {
                     last = value
                     return value
