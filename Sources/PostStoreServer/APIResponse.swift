@@ -9,6 +9,9 @@ struct APIResponse: Sendable {
     var headers: HTTPFields
     /// The body.
     var body: [UInt8]
+    /// A body sent as it is made, after the head, instead of ``body``: Server-Sent Events (``EventStream``). It is
+    /// given what sends bytes, and returns when the stream ends.
+    var stream: (@Sendable (_ send: ([UInt8]) async throws -> Void) async throws -> Void)?
 
     init(status: HTTPResponse.Status, headers: HTTPFields = HTTPFields(), body: [UInt8] = []) {
         self.status = status

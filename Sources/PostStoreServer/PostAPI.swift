@@ -178,6 +178,7 @@ struct PostAPI: Sendable {
             userOfPath: user,
             maximumLimit: maximumLimit
         )
+        if EventStream.isWanted(by: request) { return events(of: list, request) }
         let advertisesFeed = list.selectsEveryPost
         if let notModified = try await notModified(request, advertisingFeed: advertisesFeed) { return notModified }
         let page = try await read(list)
@@ -202,6 +203,23 @@ struct PostAPI: Sendable {
             response.headers[.link] = link
         }
         return response
+    }
+
+    /// The list's pages as Server-Sent Events, as the store changes. Writes the changes feed shows cannot change
+    /// the page are skipped (not with field filters, which the feed's check does not know).
+    private func events(of list: PostListRequest, _ request: APIRequest) -> APIResponse {
+        var isUnchanged: (@Sendable (PostChanges, EventStream.Page) -> Bool)?
+        if list.filters.isEmpty, let postsUnchanged = list.query.unchangedByWrites {
+            isUnchanged = { changes, page in postsUnchanged(changes, page.page.posts) }
+        }
+        let observation = PostObservation<EventStream.Page>(
+            store: store,
+            watcher: watcher,
+            concern: .posts,
+            isUnchanged: isUnchanged,
+            read: { [self] in EventStream.Page(page: try await read(list)) }
+        )
+        return EventStream.response(streaming: observation, to: request)
     }
 
     /// The list's page: the store's answer, or with field filters, the store's answer without the window, filtered

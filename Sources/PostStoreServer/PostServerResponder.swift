@@ -53,6 +53,7 @@ struct PostServerResponder: HTTPResponder {
             }
         }
         addCORS(to: &answer, request)
+        if let stream = answer.stream { return streamed(answer, stream, request, context, started) }
         var body = answer.body
         if answer.status.code == 200, body.count >= Self.compressionThreshold, acceptsGzip(request) {
             body = try gzip(body)
@@ -98,6 +99,44 @@ struct PostServerResponder: HTTPResponder {
             )
         )
         return response
+    }
+
+    /// A response whose body is sent as it is made (``EventStream``): neither compressed nor bounded by the
+    /// request timeout; logged when it ends, with the bytes it sent.
+    private func streamed(
+        _ answer: APIResponse,
+        _ stream: @escaping @Sendable (_ send: ([UInt8]) async throws -> Void) async throws -> Void,
+        _ request: Request,
+        _ context: Context,
+        _ started: ContinuousClock.Instant
+    ) -> Response {
+        let entry = AccessLog.Entry(
+            time: Date(),
+            remote: context.remote,
+            method: request.method.rawValue,
+            target: request.uri.string,
+            status: answer.status.code,
+            bytes: 0,
+            duration: .zero
+        )
+        return Response(
+            status: answer.status,
+            headers: answer.headers,
+            body: ResponseBody { [accessLog] writer in
+                var sent = 0
+                defer {
+                    var entry = entry
+                    entry.bytes = sent
+                    entry.duration = ContinuousClock.now - started
+                    accessLog?.record(entry)
+                }
+                try await stream { bytes in
+                    sent += bytes.count
+                    try await writer.write(ByteBuffer(bytes: bytes))
+                }
+                try await writer.finish(nil)
+            }
+        )
     }
 
     /// The request's body, refused with a 413 when it is longer than the limit (by its `Content-Length` before a

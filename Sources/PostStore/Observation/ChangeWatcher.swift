@@ -82,16 +82,18 @@ package final class ChangeWatcher: Sendable {
         self.clock = clock
     }
 
-    /// A watcher of its own for a store, with the store's probe (or a ``PollingCommitProbe``): for a server, whose
-    /// ``stop()`` must end its own waits only.
+    /// A watcher of its own for a store, with the store's probe (or a ``PollingCommitProbe``) and told of the
+    /// store's own commits: for a server, whose ``stop()`` must end its own waits only.
     ///
     /// - Parameters:
     ///   - store: The store watched.
     ///   - interval: How often the mark is read after news.
     ///   - clock: What the pauses and the waits' timeouts are measured on.
     package convenience init(store: any PostStoreProtocol, interval: Duration, clock: any ClockProtocol) {
-        let probe = (store as? any ObservedStore)?.makeCommitProbe() ?? PollingCommitProbe(store: store)
+        let observed = store as? any ObservedStore
+        let probe = observed?.makeCommitProbe() ?? PollingCommitProbe(store: store)
         self.init(store: store, probe: probe, interval: interval, clock: clock)
+        observed?.watcherSlot.register(self)
     }
 
     /// Reads the store's stamp now: its mark, then its token (so that a commit between the two moves the mark
@@ -178,6 +180,11 @@ package final class ChangeWatcher: Sendable {
             state.isPoked = true
             return state.pause
         }?.cancel()
+    }
+
+    /// Whether ``stop()`` was called.
+    package var isStopped: Bool {
+        state.withLock { $0.isStopped }
     }
 
     /// Ends every wait now, each answered `nil`, and answers every later one at once: the server is stopping.

@@ -1,34 +1,49 @@
-/// Where an engine keeps the ``ChangeWatcher`` its observers share: held weakly, so that the watcher, and what it
-/// holds (its probe's connection, its news), goes with the last observer; and told of the engine's own commits.
+/// Where an engine keeps its watchers: the one its observers share (``PostStoreProtocol/sharedWatcher``) and any
+/// a server made for itself, all held weakly, so that a watcher, and what it holds (its probe's connection, its
+/// news), goes with the last of its users; each is told of the engine's own commits.
 package final class ChangeWatcherSlot: Sendable {
-    private struct Slot: @unchecked Sendable {
+    private struct Weak: @unchecked Sendable {
         // `weak var` makes the struct non-Sendable to the compiler; it is read and written only under the lock
         // of the `LockedState` that holds it, and `ChangeWatcher` is Sendable.
         weak var watcher: ChangeWatcher?
     }
 
-    private let slot = LockedState(Slot())
+    private struct Slots {
+        var shared = Weak()
+        var own: [Weak] = []
+    }
+
+    private let slots = LockedState(Slots())
 
     /// An empty slot.
     package init() {}
 
-    /// The watcher in the slot, or a new one made by `make` and kept there while anyone holds it.
+    /// The shared watcher, or a new one made by `make` and kept while anyone holds it.
     package func watcher(_ make: () -> ChangeWatcher) -> ChangeWatcher {
-        slot.withLock { slot in
-            if let watcher = slot.watcher { return watcher }
+        slots.withLock { slots in
+            if let watcher = slots.shared.watcher { return watcher }
             let watcher = make()
-            slot.watcher = watcher
+            slots.shared.watcher = watcher
             return watcher
         }
     }
 
-    /// Whether no watcher is in the slot: every observer has ended and let go of it.
-    package var isEmpty: Bool {
-        slot.withLock { $0.watcher == nil }
+    /// Keeps a watcher of its own (a server's) told of the store's commits while it lives.
+    package func register(_ watcher: ChangeWatcher) {
+        slots.withLock { slots in
+            slots.own.removeAll { $0.watcher == nil }
+            slots.own.append(Weak(watcher: watcher))
+        }
     }
 
-    /// Tells the watcher, if any, that the store has just committed a write: it reads the store at once.
+    /// Whether no shared watcher is in the slot: every observer has ended and let go of it.
+    package var isEmpty: Bool {
+        slots.withLock { $0.shared.watcher == nil }
+    }
+
+    /// Tells every watcher that the store has just committed a write: each reads the store at once.
     package func storeDidCommit() {
-        slot.withLock { $0.watcher }?.storeDidChange()
+        let watchers = slots.withLock { slots in ([slots.shared] + slots.own).compactMap(\.watcher) }
+        for watcher in watchers { watcher.storeDidChange() }
     }
 }

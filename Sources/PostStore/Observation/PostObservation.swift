@@ -84,12 +84,47 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
         /// - Returns: As ``next()``.
         /// - Throws: As ``next()``.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(PostStoreError) -> Value? {
-            guard !isFinished else { return nil }
+            guard case .value(let value) = try await step(quietAfter: nil, isolation: actor) else { return nil }
+            return value
+        }
+
+        /// What ``next(within:isolation:)`` found.
+        package enum Step: Sendable {
+            /// The next result.
+            case value(Value)
+            /// No new result within the time given.
+            case quiet
+            /// The end: the task was cancelled, or a server's watcher stopped.
+            case ended
+        }
+
+        /// The next result, or ``Step/quiet`` when none came within `timeout`: for a server that writes something
+        /// now and then to a client it streams results to.
+        ///
+        /// - Parameters:
+        ///   - timeout: How long to wait for a result after the first.
+        ///   - actor: The caller's actor.
+        /// - Returns: The result, the quiet, or the end.
+        /// - Throws: As ``next()``.
+        package mutating func next(
+            within timeout: Duration,
+            isolation actor: isolated (any Actor)? = #isolation
+        ) async throws(PostStoreError) -> Step {
+            try await step(quietAfter: timeout, isolation: actor)
+        }
+
+        private mutating func step(
+            quietAfter timeout: Duration?,
+            isolation actor: isolated (any Actor)?
+        ) async throws(PostStoreError) -> Step {
+            guard !isFinished else { return .ended }
             do {
-                return try await nextResult(isolation: actor)
+                let step = try await nextResult(quietAfter: timeout, isolation: actor)
+                if case .ended = step { isFinished = true }
+                return step
             } catch is CancellationError {
                 isFinished = true
-                return nil
+                return .ended
             } catch let error as PostStoreError {
                 isFinished = true
                 throw error
@@ -99,20 +134,23 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
             }
         }
 
-        private mutating func nextResult(isolation actor: isolated (any Actor)?) async throws -> Value? {
+        private mutating func nextResult(
+            quietAfter timeout: Duration?,
+            isolation actor: isolated (any Actor)?
+        ) async throws -> Step {
             guard var stamp else {
                 let stamp = try await watcher.stamp()
                 let value = try await observation.read()
                 // A consumer cancelled while the read ran gets nothing more: it may have moved on.
                 try Task.checkCancellation()
                 (self.stamp, last) = (stamp, value)
-                return value
+                return .value(value)
             }
             while true {
                 try Task.checkCancellation()
-                guard let next = try await watcher.change(after: stamp, concerning: observation.concern) else {
-                    isFinished = true
-                    return nil
+                let concern = observation.concern
+                guard let next = try await watcher.change(after: stamp, concerning: concern, timeout: timeout) else {
+                    return watcher.isStopped || timeout == nil ? .ended : .quiet
                 }
                 var isUnchanged = false
                 if let last {
@@ -126,7 +164,7 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
                 try Task.checkCancellation()
                 if value != last {
                     last = value
-                    return value
+                    return .value(value)
                 }
             }
         }

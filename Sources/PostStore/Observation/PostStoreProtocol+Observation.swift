@@ -58,7 +58,7 @@ extension PostQuery {
     /// filter or a search and no offset: no post written is held or selected, no deleted id is held. A post the
     /// query does not select in its new version and did not hold could only have sat past the window before (no
     /// offset puts one before it), and the window's posts are unchanged. `nil` for other queries.
-    fileprivate var unchangedByWrites: (@Sendable (PostChanges, [Post]) -> Bool)? {
+    package var unchangedByWrites: (@Sendable (PostChanges, [Post]) -> Bool)? {
         guard offset == 0, ids != nil || userIds != nil || !search.isEmpty else { return nil }
         let search = TextSearch(self.search)
         return { [self] changes, posts in
