@@ -3,7 +3,7 @@ import PostgresNIO
 import Synchronization
 
 /// Observation of a PostgreSQL store, from any machine: every write transaction ends with one `NOTIFY` on the
-/// store's channel carrying the new revision (one per transaction, never one per row: PostgreSQL serializes the
+/// store's channel carrying the store's new change token (its id and revision) (one per transaction, never one per row: PostgreSQL serializes the
 /// commits of notifying transactions on one lock), and the store's watcher `LISTEN`s on a connection of the pool
 /// while anyone observes.
 extension PostgresPostStore: ObservedStore {
@@ -15,7 +15,7 @@ extension PostgresPostStore: ObservedStore {
     /// back).
     func notifyObservers(in session: PostgresSession) async throws {
         try await session.execute(
-            "SELECT pg_notify(\(names.changesChannel), revision::text) FROM \(unescaped: names.storeRevision)"
+            "SELECT pg_notify(\(names.changesChannel), store_id || '-' || revision) FROM \(unescaped: names.storeRevision)"
         )
     }
 }
@@ -29,6 +29,8 @@ extension PostgresPostStore: ObservedStore {
 final class PostgresCommitProbe: CommitProbe {
     private struct State {
         var mark = 0
+        /// The token the last notification carried, `nil` after listening began.
+        var token: ChangeToken?
         var failure: (any Error)?
     }
 
@@ -44,6 +46,10 @@ final class PostgresCommitProbe: CommitProbe {
             if let failure = state.failure { throw failure }
             return state.mark
         }
+    }
+
+    func toldToken(atMark mark: Int) -> ChangeToken? {
+        state.withLock { $0.mark == mark ? $0.token : nil }
     }
 
     func startNews(onCommit: @escaping @Sendable () -> Void) -> (any CommitNews)? {
@@ -63,8 +69,10 @@ final class PostgresCommitProbe: CommitProbe {
                 try await store.client.withConnection { connection in
                     try await connection.listen(on: store.names.changesChannel) { notifications in
                         failures = 0
-                        counted(onCommit)
-                        for try await _ in notifications { counted(onCommit) }
+                        counted(token: nil, onCommit)
+                        for try await notification in notifications {
+                            counted(token: ChangeToken(notification.payload), onCommit)
+                        }
                     }
                 }
             } catch {
@@ -81,8 +89,11 @@ final class PostgresCommitProbe: CommitProbe {
         }
     }
 
-    private func counted(_ onCommit: @Sendable () -> Void) {
-        state.withLock { $0.mark += 1 }
+    private func counted(token: ChangeToken?, _ onCommit: @Sendable () -> Void) {
+        state.withLock { state in
+            state.mark += 1
+            state.token = token
+        }
         onCommit()
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 import PostStore
 
-/// `swift run -c release --package-path Benchmarks poststore-benchmarks [--posts N] [--runs R] [--poststore PATH]
-/// [--postgres URL]`:
+/// `swift run -c release --package-path Benchmarks poststore-benchmarks [--observation] [--posts N] [--runs R]
+/// [--poststore PATH] [--postgres URL]`:
 /// measures PostStore against the C limit and its own targets side by side in one run, and prints one Markdown
-/// table (see `Benchmarks/README.md`).
+/// table (see `Benchmarks/README.md`); with `--observation`, the observation measures instead
+/// (``ObservationBenchmark``).
 ///
 /// Every sync measure runs in a child process of its own (this program, with `--measure NAME`), so each figure's
 /// peak memory is that measure's alone; the runs of all measures are interleaved, and the table shows medians.
@@ -15,6 +16,10 @@ struct Benchmarks {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if arguments.first == "--measure" {
                 try await runChild(arguments)
+            } else if arguments.first == "--observe" {
+                try await ObservationChild.run(arguments)
+            } else if arguments.first == "--observation" {
+                try await ObservationBenchmark.run(options: try BenchmarkOptions(parsing: Array(arguments.dropFirst())))
             } else {
                 try await BenchmarkRun(options: try BenchmarkOptions(parsing: arguments)).run()
             }

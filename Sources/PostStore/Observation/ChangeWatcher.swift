@@ -212,7 +212,9 @@ package final class ChangeWatcher: Sendable {
         do {
             let mark = try await probe.commitMark()
             if let last = state.withLock({ $0.last }), last.mark == mark { return .success(last) }
-            let stamp = StoreStamp(token: try await store.changeToken(), mark: mark)
+            let token: ChangeToken
+            if let told = probe.toldToken(atMark: mark) { token = told } else { token = try await store.changeToken() }
+            let stamp = StoreStamp(token: token, mark: mark)
             state.withLock { $0.last = stamp }
             return .success(stamp)
         } catch {

@@ -15,6 +15,12 @@ package protocol CommitProbe: Sendable {
     /// - Throws: What reading it throws; the watcher's waiters get the error.
     func commitMark() async throws -> Int
 
+    /// The store's token at a mark, when the news told it (a PostgreSQL notification carries it): the watcher then
+    /// need not read it. `nil` when the mark has moved since, or the news tells no token.
+    ///
+    /// - Parameter mark: A mark ``commitMark()`` returned.
+    func toldToken(atMark mark: Int) -> ChangeToken?
+
     /// Starts telling of commits as they happen: `onCommit` is called soon after each (possibly a moment before
     /// its mark changes, as file events come before a SQLite commit is visible).
     ///
@@ -29,6 +35,10 @@ package protocol CommitProbe: Sendable {
     /// How often the mark is read while the news runs and is quiet, for a commit it cannot tell (another machine
     /// writing a shared file), or `nil` when it tells every commit.
     var quietInterval: Duration? { get }
+}
+
+extension CommitProbe {
+    package func toldToken(atMark mark: Int) -> ChangeToken? { nil }
 }
 
 /// News of commits that a ``CommitProbe`` started.
