@@ -13,6 +13,8 @@
 #   api         the HTTP API against openapi.yaml (scripts/api-check.sh, schemathesis from PyPI)
 #   serve       poststore serve under load (scripts/serve-benchmark.py: wrk, datasette from PyPI)
 #   feed        the changes feed: delta sync, follow latency, catch-up, idle long-polls (scripts/feed-benchmark.py)
+#   observe     observation: latency, idle observers, a sync observed, PostgreSQL writers with a listener
+#               (poststore-benchmarks --observation)
 #   differential  replicas following every engine behind serve, more rounds than the suite's 3
 #               (ReplicaDifferentialTests with POSTSTORE_DIFFERENTIAL_ROUNDS: 25, 200 with --full)
 #   fuzz        the payload decoder and the file reader under libFuzzer (scripts/fuzz.sh)
@@ -29,7 +31,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-all_steps=(asan tsan benchmarks crash soak faults api serve feed differential fuzz)
+all_steps=(asan tsan benchmarks crash soak faults api serve feed observe differential fuzz)
 usage() {
     echo "usage: $0 [--only STEP[,STEP…]] [--skip STEP[,STEP…]] [--full]   (steps: ${all_steps[*]})" >&2
     exit 64
@@ -81,7 +83,7 @@ pip_install() {
 }
 
 needs_postgres=false
-for name in asan tsan benchmarks soak faults serve differential; do selected "$name" && needs_postgres=true; done
+for name in asan tsan benchmarks soak faults serve observe differential; do selected "$name" && needs_postgres=true; done
 if $needs_postgres && [[ -z ${POSTSTORE_TEST_POSTGRES_URL:-} ]]; then
     POSTSTORE_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start)
     export POSTSTORE_TEST_POSTGRES_URL
@@ -153,6 +155,16 @@ run_step() {
             else
                 python3 scripts/feed-benchmark.py --poststore "$poststore" --posts 2000 --writes 50 --rate 20 \
                     --followers 10 --idle-seconds 2 --runs 1
+            fi
+            ;;
+        observe)
+            swift build -c release --package-path Benchmarks --product poststore-benchmarks
+            if $full; then
+                Benchmarks/.build/release/poststore-benchmarks --observation --posts 1000000 --runs 3 \
+                    --postgres "$postgres"
+            else
+                Benchmarks/.build/release/poststore-benchmarks --observation --posts 2000 --runs 1 --idle-seconds 5 \
+                    --postgres "$postgres"
             fi
             ;;
         differential)

@@ -63,6 +63,11 @@
 /// - **Concurrency.** Stores are `Sendable`; concurrent calls on one instance are safe, and every call sees a
 ///   consistent state: an engine may serialize them (the in-memory and file engines are actors) or run them at
 ///   once, each in a transaction of its own (PostgreSQL).
+/// - **Observation.** ``observe(_:)``, ``observePost(id:)`` and ``observeSyncStates()`` need nothing of an engine
+///   but this contract: they follow the token (``changeToken()``) and the sync states, so a write that changes no
+///   post keeps the token, and every write of another instance or process is seen. The engines of this package
+///   tell their observers of commits as they happen; a store of another package is read every 100 ms while
+///   observed (see <doc:ObservingAStore>).
 public protocol PostStoreProtocol: Sendable {
     /// Applies a change set in one atomic step.
     ///

@@ -56,6 +56,8 @@ final class PostgresCommitProbe: CommitProbe {
         ListeningTask(task: Task { await listen(onCommit: onCommit) })
     }
 
+    var newsPrecedesCommit: Bool { false }
+
     var pollInterval: Duration { .seconds(1) }
 
     var quietInterval: Duration? { nil }

@@ -57,6 +57,8 @@ struct Benchmarks {
 struct BenchmarkOptions {
     var posts = 1_000_000
     var runs = 3
+    /// How long `--observation` measures the processor time of idle observers.
+    var idleSeconds = 60
     /// The `poststore` executable for the whole-process measures (skipped when missing): by default the one built
     /// beside this program (`swift build -c release --package-path Benchmarks --product poststore`).
     var poststore = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
@@ -68,18 +70,24 @@ struct BenchmarkOptions {
 
     init(parsing arguments: [String]) throws {
         var remaining = arguments[...]
-        let usage = "usage: poststore-benchmarks [--posts N] [--runs R] [--poststore PATH] [--postgres URL]"
+        let usage =
+            "usage: poststore-benchmarks [--observation] [--posts N] [--runs R] [--idle-seconds S] [--poststore PATH] "
+            + "[--postgres URL]"
         while let flag = remaining.popFirst() {
-            guard ["--posts", "--runs", "--poststore", "--postgres"].contains(flag) else {
+            guard ["--posts", "--runs", "--idle-seconds", "--poststore", "--postgres"].contains(flag) else {
                 throw BenchmarkError("unknown option \(flag); \(usage)")
             }
             guard let value = remaining.popFirst() else { throw BenchmarkError("\(flag) needs a value; \(usage)") }
             switch flag {
-            case "--posts", "--runs":
+            case "--posts", "--runs", "--idle-seconds":
                 guard let number = Int(value), number > 0 else {
                     throw BenchmarkError("\(flag) needs a positive whole number")
                 }
-                if flag == "--posts" { posts = number } else { runs = number }
+                switch flag {
+                case "--posts": posts = number
+                case "--runs": runs = number
+                default: idleSeconds = number
+                }
             case "--poststore":
                 guard FileManager.default.isExecutableFile(atPath: value) else {
                     throw BenchmarkError("--poststore \(value) is not an executable file")

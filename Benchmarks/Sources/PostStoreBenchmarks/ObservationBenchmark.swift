@@ -8,7 +8,7 @@ import PostStoreSQLite
 import Glibc
 #endif
 
-/// `poststore-benchmarks --observation [--posts N] [--runs R] [--postgres URL]`: what issue 31 asks of observation,
+/// `poststore-benchmarks --observation [--posts N] [--runs R] [--idle-seconds S] [--postgres URL]`: what issue 31 asks of observation,
 /// per engine, in one run, printed as one Markdown table (see `Benchmarks/README.md`, "Observation").
 ///
 /// Every figure is measured in a child process of its own (this program, with `--observe MEASURE`), so that the
@@ -16,7 +16,7 @@ import Glibc
 /// - **latency**: 300 single-post writes, 50 ms apart, by another instance in the observer's process (`same`), or
 ///   by another process (`other`; another connection for PostgreSQL), each timed from its commit (the write's
 ///   return, on the system's monotonic clock) to the observer's result holding it;
-/// - **idle**: the process's processor time over 60 s with 100 observers of 100 queries waiting, none writing,
+/// - **idle**: the process's processor time over 60 s (`--idle-seconds`) with 100 observers of 100 queries waiting, none writing,
 ///   beside the same process with none;
 /// - **sync**: a first sync of `--posts` posts from a file, with 10 observers of queries by user waiting in the same
 ///   process, against none; runs alternated, medians;
@@ -60,15 +60,22 @@ enum ObservationBenchmark {
                 let figures = try child(["latency", "--engine", engine, "--store", store(engine), "--writer", writer])
                 rows.append([
                     "\(engine): latency, writer in \(writer == "same" ? "the same process" : "another process")",
-                    String(format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms", figures["p50"]!, figures["p99"]!,
-                        figures["max"]!),
+                    String(
+                        format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                        figures["p50"]!,
+                        figures["p99"]!,
+                        figures["max"]!
+                    ),
                     String(format: "%.0f of %.0f writes delivered", figures["delivered"]!, figures["writes"]!),
                 ])
             }
-            let idle = try child(["idle", "--engine", engine, "--store", store(engine), "--observers", "0"])
-            let busy = try child(["idle", "--engine", engine, "--store", store(engine), "--observers", "100"])
+            let seconds = ["--seconds", String(options.idleSeconds)]
+            let idle = try child(["idle", "--engine", engine, "--store", store(engine), "--observers", "0"] + seconds)
+            let busy = try child(
+                ["idle", "--engine", engine, "--store", store(engine), "--observers", "100"] + seconds
+            )
             rows.append([
-                "\(engine): CPU over 60 s, 100 idle observers",
+                "\(engine): CPU over \(options.idleSeconds) s, 100 idle observers",
                 String(format: "%.3f%% of a core", busy["percent"]!),
                 String(format: "none: %.3f%%", idle["percent"]!),
             ])
@@ -79,7 +86,11 @@ enum ObservationBenchmark {
                     let figures = try child([
                         "sync", "--engine", engine, "--store", store(engine), "--observers", observers, "--data", data,
                     ])
-                    if observers == "0" { plain.append(figures["seconds"]!) } else { observed.append(figures["seconds"]!) }
+                    if observers == "0" {
+                        plain.append(figures["seconds"]!)
+                    } else {
+                        observed.append(figures["seconds"]!)
+                    }
                 }
             }
             let (none, ten) = (median(plain), median(observed))
@@ -94,8 +105,14 @@ enum ObservationBenchmark {
             var with: [Double] = []
             for _ in 0..<options.runs {
                 for listener in ["0", "1"] {
-                    let figures = try child(["writers", "--engine", "postgres", "--store", store("postgres"), "--listener", listener])
-                    if listener == "0" { without.append(figures["perSecond"]!) } else { with.append(figures["perSecond"]!) }
+                    let figures = try child([
+                        "writers", "--engine", "postgres", "--store", store("postgres"), "--listener", listener,
+                    ])
+                    if listener == "0" {
+                        without.append(figures["perSecond"]!)
+                    } else {
+                        with.append(figures["perSecond"]!)
+                    }
                 }
             }
             rows.append([
@@ -133,9 +150,19 @@ enum ObservationChild {
             try await write(engine, location, count: Int(values["--writes"] ?? "") ?? 0, times: values["--times"]!)
             return
         case "idle":
-            figures = try await idle(engine, location, observers: Int(values["--observers"] ?? "") ?? 0)
+            figures = try await idle(
+                engine,
+                location,
+                observers: Int(values["--observers"] ?? "") ?? 0,
+                seconds: Int(values["--seconds"] ?? "") ?? 60
+            )
         case "sync":
-            figures = try await sync(engine, location, observers: Int(values["--observers"] ?? "") ?? 0, data: values["--data"]!)
+            figures = try await sync(
+                engine,
+                location,
+                observers: Int(values["--observers"] ?? "") ?? 0,
+                data: values["--data"]!
+            )
         case "writers":
             figures = try await writers(location, listener: values["--listener"] == "1")
         default:
@@ -180,7 +207,13 @@ enum ObservationChild {
     }
 
     /// Writes `count` posts 50 ms apart, recording each commit's time (a line `NUMBER NANOSECONDS` in `times`).
-    static func write(_ engine: String, _ location: String, count: Int, times: String, store: (any PostStoreProtocol)? = nil)
+    static func write(
+        _ engine: String,
+        _ location: String,
+        count: Int,
+        times: String,
+        store: (any PostStoreProtocol)? = nil
+    )
         async throws
     {
         let store = try store ?? open(engine, location)
@@ -213,7 +246,10 @@ enum ObservationChild {
         let times = FileManager.default.temporaryDirectory.path + "/poststore-observe-\(getpid()).times"
         if otherProcess {
             let me = Bundle.main.executablePath ?? CommandLine.arguments[0]
-            let arguments = ["--observe", "write", "--engine", engine, "--store", location, "--writes", "\(writes)", "--times", times]
+            let arguments = [
+                "--observe", "write", "--engine", engine, "--store", location, "--writes", "\(writes)", "--times",
+                times,
+            ]
             // Waited for on a thread of its own: the pool's threads are the observer's.
             let outcome = try await withCheckedThrowingContinuation { continuation in
                 Thread { continuation.resume(with: Result { try ChildProcess.run([me] + arguments) }) }.start()
@@ -241,7 +277,12 @@ enum ObservationChild {
         ]
     }
 
-    static func idle(_ engine: String, _ location: String, observers: Int) async throws -> [String: Double] {
+    static func idle(
+        _ engine: String,
+        _ location: String,
+        observers: Int,
+        seconds: Int
+    ) async throws -> [String: Double] {
         let store = try open(engine, location)
         try await store.upsert((1...1_000).map { Post(userId: $0 % 100, id: $0, title: "post \($0)", body: "b") })
         let started = AsyncStream.makeStream(of: Void.self)
@@ -253,13 +294,18 @@ enum ObservationChild {
         var starts = started.stream.makeAsyncIterator()
         for _ in 0..<observers { _ = await starts.next() }
         let before = processorSeconds()
-        try await Task.sleep(for: .seconds(60))
-        let percent = (processorSeconds() - before) / 60 * 100
+        try await Task.sleep(for: .seconds(seconds))
+        let percent = (processorSeconds() - before) / Double(seconds) * 100
         for task in tasks { task.cancel() }
         return ["percent": percent]
     }
 
-    static func sync(_ engine: String, _ location: String, observers: Int, data: String) async throws -> [String: Double] {
+    static func sync(
+        _ engine: String,
+        _ location: String,
+        observers: Int,
+        data: String
+    ) async throws -> [String: Double] {
         let store = try open(engine, location)
         let started = AsyncStream.makeStream(of: Void.self)
         let tasks = (0..<observers).map { number in
@@ -283,7 +329,8 @@ enum ObservationChild {
         let stores = (0..<8).map { _ in PostgresPostStore(location: try! PostgresStoreLocation(url: location)) }
         for store in stores { try await store.migrate() }
         let started = AsyncStream.makeStream(of: Void.self)
-        let observer = listener
+        let observer =
+            listener
             ? Task { for try await _ in stores[0].observePost(id: 1) { started.continuation.yield() } } : nil
         if listener {
             var starts = started.stream.makeAsyncIterator()

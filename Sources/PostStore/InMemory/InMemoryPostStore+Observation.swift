@@ -18,6 +18,8 @@ struct InMemoryCommitProbe: CommitProbe {
         OwnWritesOnly()
     }
 
+    var newsPrecedesCommit: Bool { false }
+
     var pollInterval: Duration { .seconds(3_600) }
 
     var quietInterval: Duration? { nil }

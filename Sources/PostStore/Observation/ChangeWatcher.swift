@@ -2,12 +2,14 @@
 /// store's observers, or each long-poll of `poststore serve`'s changes feed).
 ///
 /// While anyone waits it reads the store's commit mark (``CommitProbe/commitMark()``, microseconds) and, when the
-/// mark has moved, the store's token (``PostStoreProtocol/changeToken()``, one small read), then answers the waiters
-/// whose stamp is behind. It reads at once when told of a commit: by the store itself (``storeDidChange()``, a
-/// commit of this process) or by the probe's news (another process or machine). After news it reads every
-/// `interval` for ``burst``, since news may come a moment before the commit is visible; otherwise only every
-/// ``CommitProbe/quietInterval`` (or ``CommitProbe/pollInterval`` where there is no news). While no one waits it runs
-/// nothing and holds no news.
+/// mark has moved, the store's token (``PostStoreProtocol/changeToken()``, one small read, unless the news told it),
+/// then answers the waiters whose stamp is behind. It reads at once when told of a commit: by the store itself
+/// (``storeDidChange()``, a commit of this process) or by the probe's news (another process or machine). News that
+/// may come before its commit (file events) starts a burst: reads every `interval` for ``burst`` after the last
+/// news, less often while the mark stays where it was (a long write, such as a sync, makes news all along). Quiet,
+/// it reads only every ``CommitProbe/quietInterval`` (or ``CommitProbe/pollInterval`` where there is no news).
+/// Under a stream of writes it answers a new stamp at most every ``answerGap``. While no one waits it runs nothing
+/// and holds no news.
 package final class ChangeWatcher: Sendable {
     /// What a waiter waits for.
     package enum Concern: Sendable {
@@ -46,8 +48,13 @@ package final class ChangeWatcher: Sendable {
         var countWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         /// The probe's news, while polling.
         var news: (any CommitNews)?
-        /// Until when the mark is read every `interval` (after news).
+        /// Until when the mark is read often (after news that comes before its commit).
         var burstEnd = Duration.zero
+        /// The pause between two reads in a burst: `interval`, doubled by each read that finds the mark where it
+        /// was, up to ``longestBurstStep`` (a long write, such as a sync, makes news all along its transaction).
+        var burstStep = Duration.zero
+        /// When waiters were last answered with a new stamp.
+        var lastAnswered: Duration?
     }
 
     /// How long the mark is read every `interval` after news of a commit: a SQLite commit is visible a moment
@@ -58,6 +65,11 @@ package final class ChangeWatcher: Sendable {
     package static let idleInterval = Duration.seconds(1)
     /// How long a pause lasts when nothing but news or a deadline can end it.
     private static let untilWoken = Duration.seconds(3_600)
+    /// The longest pause between two reads in a burst of news.
+    package static let longestBurstStep = Duration.milliseconds(16)
+    /// The shortest time between two answers of a new stamp: under a stream of writes, each observer reads the
+    /// store at most every 20 ms, not once per write; the first write after a quiet time is answered at once.
+    package static let answerGap = Duration.milliseconds(20)
 
     private let store: any PostStoreProtocol
     private let probe: any CommitProbe
@@ -123,7 +135,11 @@ package final class ChangeWatcher: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 enum Start {
                     case refused(Result<StoreStamp?, any Error>)
-                    case waiting(startsPolling: Bool, counted: [CheckedContinuation<Void, Never>])
+                    case waiting(
+                        startsPolling: Bool,
+                        counted: [CheckedContinuation<Void, Never>],
+                        pause: Task<Void, Never>?
+                    )
                 }
                 let start = state.withLock { state -> Start in
                     if Task.isCancelled { return .refused(.failure(CancellationError())) }
@@ -134,13 +150,21 @@ package final class ChangeWatcher: Sendable {
                     let waiting = state.waiters.count
                     let reached = state.countWatchers.filter { $0.count <= waiting }.map(\.continuation)
                     state.countWatchers.removeAll { $0.count <= waiting }
-                    return .waiting(startsPolling: !state.isPolling, counted: reached)
+                    // Behind what the poll has read already (a commit told before this waiter came): the poll
+                    // answers it now, or when the answer gap allows, rather than at the next news.
+                    var pause: Task<Void, Never>?
+                    if state.isPolling, let last = state.last, waiter.isBehind(last) {
+                        state.isPoked = true
+                        pause = state.pause
+                    }
+                    return .waiting(startsPolling: !state.isPolling, counted: reached, pause: pause)
                 }
                 switch start {
                 case .refused(let result):
                     continuation.resume(with: result)
-                case .waiting(let startsPolling, let counted):
+                case .waiting(let startsPolling, let counted, let pause):
                     if startsPolling { Task { await poll() } }
+                    pause?.cancel()
                     for watcher in counted { watcher.resume() }
                 }
             }
@@ -197,12 +221,21 @@ package final class ChangeWatcher: Sendable {
         for waiter in waiters { waiter.continuation.resume(returning: nil) }
     }
 
-    /// News of a commit: reads at once, and every `interval` for ``burst``.
+    /// News of a commit. News that comes after its commit (PostgreSQL's) is read at once. News that may come
+    /// before it (file events) starts a burst of reads, at once and then every `interval` and less often, for
+    /// ``burst`` after the last news; news within a burst only extends it.
     private func newsOfCommit() {
         let now = clock.uptime()
         state.withLock { state in
-            state.isPoked = true
+            guard probe.newsPrecedesCommit else {
+                state.isPoked = true
+                return state.pause
+            }
+            let isQuiet = now >= state.burstEnd
             state.burstEnd = now + Self.burst
+            guard isQuiet else { return nil }
+            state.burstStep = interval
+            state.isPoked = true
             return state.pause
         }?.cancel()
     }
@@ -234,20 +267,35 @@ package final class ChangeWatcher: Sendable {
         while true {
             // A commit announced from here on is one this read may miss: it makes the next read come at once.
             state.withLock { $0.isPoked = false }
+            let previous = state.withLock { $0.last }
             let stamp = await read()
             let now = clock.uptime()
             let (answered, pause) = state.withLock { state in
                 var answered: [(Waiter, Result<StoreStamp?, any Error>)] = []
+                let gapEnd = state.lastAnswered.map { $0 + Self.answerGap } ?? now
+                var isHeldByTheGap = false
                 for (id, waiter) in state.waiters {
                     let result: Result<StoreStamp?, any Error>
                     switch stamp {
                     case .failure(let error): result = .failure(error)
-                    case .success(let stamp) where waiter.isBehind(stamp): result = .success(stamp)
+                    case .success(let stamp) where waiter.isBehind(stamp):
+                        guard now >= gapEnd else {
+                            isHeldByTheGap = true
+                            continue
+                        }
+                        result = .success(stamp)
+                        state.lastAnswered = now
                     case .success where waiter.deadline.map { $0 <= now } == true: result = .success(nil)
                     case .success: continue
                     }
                     answered.append((waiter, result))
                     state.waiters[id] = nil
+                }
+                // A read that found the mark where it was: the burst's reads come less often.
+                if case .success(let stamp) = stamp, stamp.mark == previous?.mark {
+                    state.burstStep = min(state.burstStep * 2, Self.longestBurstStep)
+                } else {
+                    state.burstStep = interval
                 }
                 guard !state.waiters.isEmpty else {
                     state.isPolling = false
@@ -256,11 +304,12 @@ package final class ChangeWatcher: Sendable {
                     return (answered, Duration?.none)
                 }
                 let step: Duration? =
-                    if state.news == nil { probe.pollInterval } else if now < state.burstEnd { interval } else {
+                    if state.news == nil { probe.pollInterval } else if now < state.burstEnd { state.burstStep } else {
                         probe.quietInterval
                     }
                 let nearest = state.waiters.values.compactMap(\.deadline).min().map { max($0 - now, .zero) }
-                return (answered, [step, nearest].compactMap { $0 }.min() ?? Self.untilWoken)
+                let gap = isHeldByTheGap ? max(gapEnd - now, .zero) : nil
+                return (answered, [step, nearest, gap].compactMap { $0 }.min() ?? Self.untilWoken)
             }
             for (waiter, result) in answered { waiter.continuation.resume(with: result) }
             guard let pause else { return }

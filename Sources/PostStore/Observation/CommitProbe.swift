@@ -29,6 +29,10 @@ package protocol CommitProbe: Sendable {
     ///   ``pollInterval``).
     func startNews(onCommit: @escaping @Sendable () -> Void) -> (any CommitNews)?
 
+    /// Whether news may come before its commit is visible (file events do; a PostgreSQL notification comes after
+    /// the commit): the watcher then reads in a burst after news, rather than once.
+    var newsPrecedesCommit: Bool { get }
+
     /// How often the mark is read when there is no news: the longest a write goes unseen then.
     var pollInterval: Duration { get }
 

@@ -14,15 +14,30 @@ import Musl
 /// the commit in memory shared with readers, which no file event reports): whoever reacts reads again a moment
 /// later.
 final class FileChangeMonitor: CommitNews {
-    // `any DispatchSourceRead` is not declared Sendable; a dispatch source's `cancel()` may be called from any
-    // thread, and nothing else is called on it after `init`.
+    /// How long the events after one are left unread: a write makes one per system call (a sync, thousands a
+    /// second, which cost it 8% when each was read), while whoever reacts reads in a burst after the first
+    /// anyway. Held-off events are read after it; it is shorter than ``ChangeWatcher/burst``, so that a burst
+    /// goes on while the files keep changing.
+    static let holdOff = DispatchTimeInterval.milliseconds(20)
+
+    /// Whether the source is suspended for ``holdOff``, and whether it was stopped: a dispatch source must be
+    /// resumed exactly as often as it was suspended, and before it is released.
+    private struct Gate {
+        var isSuspended = false
+        var isStopped = false
+    }
+
+    // `any DispatchSourceRead` is not declared Sendable; a dispatch source may be suspended, resumed and cancelled
+    // from any thread, and here each of those runs under `gate`'s lock, which keeps them paired.
     private nonisolated(unsafe) let source: any DispatchSourceRead
+    private let gate = LockedState(Gate())
 
     /// Starts watching, or returns `nil` where it cannot.
     ///
     /// - Parameters:
     ///   - files: The files watched (whether or not they exist yet).
-    ///   - onChange: Called on a dispatch queue after one or more events on the files.
+    ///   - onChange: Called on a dispatch queue after one or more events on the files, at most once per
+    ///     ``holdOff``.
     init?(files: [String], onChange: @escaping @Sendable () -> Void) {
         #if os(Linux)
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -39,15 +54,31 @@ final class FileChangeMonitor: CommitNews {
             names[watch, default: []].insert(name)
         }
         let watched = names
-        source = DispatchSource.makeReadSource(
-            fileDescriptor: descriptor,
-            queue: DispatchQueue(label: "poststore.files")
-        )
+        let queue = DispatchQueue(label: "poststore.files")
+        // Captured by the handlers below, which call it under `gate`'s lock (see the stored property's note).
+        nonisolated(unsafe) let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        let gate = gate
         source.setEventHandler {
-            if Self.readEvents(descriptor, concern: watched) { onChange() }
+            guard Self.readEvents(descriptor, concern: watched) else { return }
+            onChange()
+            let isSuspended = gate.withLock { gate in
+                guard !gate.isStopped else { return false }
+                gate.isSuspended = true
+                source.suspend()
+                return true
+            }
+            guard isSuspended else { return }
+            queue.asyncAfter(deadline: .now() + Self.holdOff) {
+                gate.withLock { gate in
+                    guard gate.isSuspended, !gate.isStopped else { return }
+                    gate.isSuspended = false
+                    source.resume()
+                }
+            }
         }
         source.setCancelHandler { close(descriptor) }
         source.resume()
+        self.source = source
         #else
         return nil
         #endif
@@ -55,11 +86,19 @@ final class FileChangeMonitor: CommitNews {
 
     /// Stops watching.
     func stop() {
-        source.cancel()
+        gate.withLock { gate in
+            guard !gate.isStopped else { return }
+            gate.isStopped = true
+            source.cancel()
+            if gate.isSuspended {
+                gate.isSuspended = false
+                source.resume()
+            }
+        }
     }
 
     deinit {
-        source.cancel()
+        stop()
     }
 
     #if os(Linux)

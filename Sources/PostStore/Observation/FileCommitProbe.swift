@@ -24,6 +24,8 @@ package struct FileCommitProbe: CommitProbe {
         FileChangeMonitor(files: files, onChange: onCommit)
     }
 
+    package var newsPrecedesCommit: Bool { true }
+
     package var pollInterval: Duration { Self.pollInterval }
 
     package var quietInterval: Duration? { ChangeWatcher.idleInterval }

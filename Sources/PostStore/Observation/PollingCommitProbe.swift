@@ -15,6 +15,8 @@ package struct PollingCommitProbe: CommitProbe {
 
     package func startNews(onCommit: @escaping @Sendable () -> Void) -> (any CommitNews)? { nil }
 
+    package var newsPrecedesCommit: Bool { false }
+
     package var pollInterval: Duration { Self.interval }
 
     package var quietInterval: Duration? { nil }

@@ -57,7 +57,7 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
         private let observation: PostObservation
         private let watcher: ChangeWatcher
         /// The store's stamp when the last result was read; `nil` before the first.
-        package private(set) var stamp: StoreStamp?
+        private var stamp: StoreStamp?
         private var last: Value?
         private var isFinished = false
 

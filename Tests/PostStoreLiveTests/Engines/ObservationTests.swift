@@ -90,6 +90,19 @@ import Testing
     }
 }
 
+/// A PostgreSQL store whose server cannot be reached ends its observation with `storeUnavailable`, after the
+/// store's retries; no server is needed.
+@Suite struct UnreachableObservationTests {
+    @Test func anObservationOfAStoreNobodyAnswersEndsWithStoreUnavailable() async throws {
+        // Port 9 (discard) on the loopback: nothing listens, so every connection is refused at once.
+        let store = PostgresPostStore(location: try PostgresStoreLocation(url: "postgres://nobody@127.0.0.1:9/none"))
+        var results = store.observe(PostQuery()).makeAsyncIterator()
+        let error = await #expect(throws: PostStoreError.self) { _ = try await results.next() }
+        #expect(error?.code == .storeUnavailable, "\(String(describing: error))")
+        #expect(try await results.next() == nil)
+    }
+}
+
 /// The PostgreSQL engine's listener: a notification sent while nobody listens is lost, so a cut connection is
 /// listened on again and the store read again.
 @Suite(.enabled(if: PostgresTestURL.base != nil, "\(PostgresTestURL.howToEnable)"))
