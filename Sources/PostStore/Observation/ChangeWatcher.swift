@@ -50,9 +50,12 @@ package final class ChangeWatcher: Sendable {
         var news: (any CommitNews)?
         /// Until when the mark is read often (after news that comes before its commit).
         var burstEnd = Duration.zero
-        /// The pause between two reads in a burst: `interval`, doubled by each read that finds the mark where it
-        /// was, up to ``longestBurstStep`` (a long write, such as a sync, makes news all along its transaction).
+        /// The pause between two reads in a burst: `interval` for ``steadyBurst``, then doubled by each read that
+        /// finds the mark where it was, up to ``longestBurstStep`` (a long write, such as a sync, makes news all
+        /// along its transaction).
         var burstStep = Duration.zero
+        /// When the burst began, or the mark last moved in it.
+        var burstStart = Duration.zero
         /// When waiters were last answered with a new stamp.
         var lastAnswered: Duration?
     }
@@ -67,6 +70,9 @@ package final class ChangeWatcher: Sendable {
     private static let untilWoken = Duration.seconds(3_600)
     /// The longest pause between two reads in a burst of news.
     package static let longestBurstStep = Duration.milliseconds(16)
+    /// How long a burst reads every `interval` before its reads come less often: a commit is visible within a few
+    /// milliseconds of its first file event.
+    package static let steadyBurst = Duration.milliseconds(8)
     /// The shortest time between two answers of a new stamp: under a stream of writes, each observer reads the
     /// store at most every 20 ms, not once per write; the first write after a quiet time is answered at once.
     package static let answerGap = Duration.milliseconds(20)
@@ -235,6 +241,7 @@ package final class ChangeWatcher: Sendable {
             state.burstEnd = now + Self.burst
             guard isQuiet else { return nil }
             state.burstStep = interval
+            state.burstStart = now
             state.isPoked = true
             return state.pause
         }?.cancel()
@@ -293,9 +300,12 @@ package final class ChangeWatcher: Sendable {
                 }
                 // A read that found the mark where it was: the burst's reads come less often.
                 if case .success(let stamp) = stamp, stamp.mark == previous?.mark {
-                    state.burstStep = min(state.burstStep * 2, Self.longestBurstStep)
+                    if now - state.burstStart >= Self.steadyBurst {
+                        state.burstStep = min(state.burstStep * 2, Self.longestBurstStep)
+                    }
                 } else {
                     state.burstStep = interval
+                    state.burstStart = now
                 }
                 guard !state.waiters.isEmpty else {
                     state.isPolling = false

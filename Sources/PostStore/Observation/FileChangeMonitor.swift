@@ -6,79 +6,66 @@ import Glibc
 import Musl
 #endif
 
-/// Calls a closure soon after any process creates, writes, replaces or removes one of some files: Linux's inotify on
-/// the files' folders, read by a dispatch source. There is none elsewhere, or where inotify refuses (its limits);
+/// Calls a closure soon after any process creates, writes, replaces or removes one of some files (or another file
+/// of their folders, which costs a spurious read): Linux's inotify on the files' folders, read by a dispatch
+/// source. There is none elsewhere, or where inotify refuses (its limits);
 /// a ``ChangeWatcher`` then reads the store every interval instead.
 ///
 /// The closure may come before the write it announces has committed (a SQLite writer writes its pages, then marks
 /// the commit in memory shared with readers, which no file event reports): whoever reacts reads again a moment
 /// later.
 final class FileChangeMonitor: CommitNews {
-    /// How long the events after one are left unread: a write makes one per system call (a sync, thousands a
-    /// second, which cost it 8% when each was read), while whoever reacts reads in a burst after the first
-    /// anyway. Held-off events are read after it; it is shorter than ``ChangeWatcher/burst``, so that a burst
-    /// goes on while the files keep changing.
+    /// How long after an event the files are watched again: a write makes one event per system call (a sync,
+    /// thousands a second, which cost it 8% when each was made and read), while whoever reacts reads in a burst
+    /// after the first anyway. Each watch fires once (`IN_ONESHOT`) and is armed again after it, so the kernel makes
+    /// no event in between; it is shorter than ``ChangeWatcher/burst``, so that a burst goes on while the files
+    /// keep changing.
     static let holdOff = DispatchTimeInterval.milliseconds(20)
 
-    /// Whether the source is suspended for ``holdOff``, and whether it was stopped: a dispatch source must be
-    /// resumed exactly as often as it was suspended, and before it is released.
-    private struct Gate {
-        var isSuspended = false
-        var isStopped = false
-    }
-
-    // `any DispatchSourceRead` is not declared Sendable; a dispatch source may be suspended, resumed and cancelled
-    // from any thread, and here each of those runs under `gate`'s lock, which keeps them paired.
+    // `any DispatchSourceRead` is not declared Sendable; a dispatch source's `cancel()` may be called from any
+    // thread, and nothing else is called on it after `init`.
     private nonisolated(unsafe) let source: any DispatchSourceRead
-    private let gate = LockedState(Gate())
+    /// Whether ``stop()`` was called: the watches are not armed again after it.
+    private let isStopped = LockedState(false)
 
     /// Starts watching, or returns `nil` where it cannot.
     ///
     /// - Parameters:
-    ///   - files: The files watched (whether or not they exist yet).
+    ///   - files: The files watched (whether or not they exist yet): their folders are.
     ///   - onChange: Called on a dispatch queue after one or more events on the files, at most once per
     ///     ``holdOff``.
     init?(files: [String], onChange: @escaping @Sendable () -> Void) {
         #if os(Linux)
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
-        var names: [Int32: Set<String>] = [:]
-        for file in files {
-            let (folder, name) = file.folderPathAndName
-            let watch = inotify_add_watch(descriptor, folder, mask)
-            guard watch >= 0 else {
-                close(descriptor)
-                return nil
-            }
-            names[watch, default: []].insert(name)
+        let folders = Set(files.map(\.folderPathAndName.folder))
+        /// Watches each folder for one event.
+        @Sendable func arm() -> Bool {
+            let changes = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM)
+            let mask = changes | UInt32(IN_CREATE | IN_DELETE) | UInt32(IN_ONESHOT)
+            return folders.allSatisfy { inotify_add_watch(descriptor, $0, mask) >= 0 }
         }
-        let watched = names
+        guard arm() else {
+            close(descriptor)
+            return nil
+        }
         let queue = DispatchQueue(label: "poststore.files")
-        // Captured by the handlers below, which call it under `gate`'s lock (see the stored property's note).
-        nonisolated(unsafe) let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        let gate = gate
+        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        let isStopped = isStopped
         source.setEventHandler {
-            guard Self.readEvents(descriptor, concern: watched) else { return }
+            // Any event is news, of a watched file or not: the one-shot watch is spent, and a watched file's event
+            // that follows (a JSON store's rename after its temporary file) is not made until it is armed again.
+            Self.readEvents(descriptor)
             onChange()
-            let isSuspended = gate.withLock { gate in
-                guard !gate.isStopped else { return false }
-                gate.isSuspended = true
-                source.suspend()
-                return true
-            }
-            guard isSuspended else { return }
             queue.asyncAfter(deadline: .now() + Self.holdOff) {
-                gate.withLock { gate in
-                    guard gate.isSuspended, !gate.isStopped else { return }
-                    gate.isSuspended = false
-                    source.resume()
-                }
+                // The cancel handler, which closes the descriptor, runs on this queue too: never before this block.
+                guard !isStopped.withLock({ $0 }) else { return }
+                // A folder that can no longer be watched leaves the watcher's quiet reads to see its writes.
+                _ = arm()
             }
         }
         source.setCancelHandler { close(descriptor) }
         source.resume()
-        self.source = source
         #else
         return nil
         #endif
@@ -86,15 +73,8 @@ final class FileChangeMonitor: CommitNews {
 
     /// Stops watching.
     func stop() {
-        gate.withLock { gate in
-            guard !gate.isStopped else { return }
-            gate.isStopped = true
-            source.cancel()
-            if gate.isSuspended {
-                gate.isSuspended = false
-                source.resume()
-            }
-        }
+        isStopped.withLock { $0 = true }
+        source.cancel()
     }
 
     deinit {
@@ -102,30 +82,10 @@ final class FileChangeMonitor: CommitNews {
     }
 
     #if os(Linux)
-    /// Reads every pending event; whether one concerns a watched file (or events were lost).
-    private static func readEvents(_ descriptor: Int32, concern names: [Int32: Set<String>]) -> Bool {
-        var concerned = false
+    /// Reads and drops every pending event.
+    private static func readEvents(_ descriptor: Int32) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { return concerned }
-            buffer.withUnsafeBytes { bytes in
-                var offset = 0
-                // Each event: wd (Int32), mask, cookie, len (UInt32), then len bytes of NUL-padded name.
-                while offset + 16 <= count {
-                    let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-                    let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                    let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                    let nameBytes = bytes[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0
-                        || names[watch]?.contains(String(decoding: nameBytes, as: UTF8.self)) == true
-                    {
-                        concerned = true
-                    }
-                    offset += 16 + length
-                }
-            }
-        }
+        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
     }
     #endif
 }
