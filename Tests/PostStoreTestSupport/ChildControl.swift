@@ -28,15 +28,7 @@ public final class ChildControl: Sendable {
     private let input = DispatchSemaphore(value: 0)
     /// What the child has written to standard output (0) and standard error (1) so far, whether that is all (the
     /// pipe is at its end), and who waits for more.
-    private let streams = [LockedState(StreamState()), LockedState(StreamState())]
-
-    /// One of the child's streams as received, and the waiters of ``firstLine(of:timeout:where:)`` to tell of more.
-    private struct StreamState {
-        var written = Data()
-        var isComplete = false
-        var watchers: [Int: AsyncStream<Void>.Continuation] = [:]
-        var lastWatcher = 0
-    }
+    private let streams = [ReceivedBytes(), ReceivedBytes()]
 
     /// The child's standard output or standard error.
     public enum Stream: Int, Sendable, CustomStringConvertible {
@@ -122,36 +114,15 @@ public final class ChildControl: Sendable {
         _ missing: String,
         _ pick: ([String]) -> Picked?
     ) async throws -> Picked {
-        let state = streams[stream.rawValue]
-        let deadline = ContinuousClock.now + timeout
-        // An element each time the child writes to the stream or closes it, and one at the deadline.
-        let (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let watcher = state.withLock { state in
-            state.lastWatcher += 1
-            state.watchers[state.lastWatcher] = changed
-            return state.lastWatcher
-        }
-        let timer = Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            changed.yield()
-        }
-        defer {
-            timer.cancel()
-            state.withLock { $0.watchers[watcher] = nil }
-        }
-        changed.yield()  // a first look at what came before
-        for await _ in changes {
-            let (written, isComplete) = state.withLock { ($0.written, $0.isComplete) }
+        try await streams[stream.rawValue].when(timeout: timeout) { reason, written in
             let text = String(decoding: written, as: UTF8.self)
+            let why = reason == "it ended" ? "the child closed it" : reason
+            return ChildProcess.Failure(description: "\(missing) on \(stream): \(why). It wrote: \(text)")
+        } _: { written, _ in
             // The last piece is a line still being written (or nothing after the last newline).
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-            if let picked = pick(lines) { return picked }
-            guard !isComplete, ContinuousClock.now < deadline else {
-                let reason = isComplete ? "the child closed it" : "nothing came within \(timeout)"
-                throw ChildProcess.Failure(description: "\(missing) on \(stream): \(reason). It wrote: \(text)")
-            }
+            let text = String(decoding: written, as: UTF8.self)
+            return pick(text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
         }
-        throw CancellationError()  // the stream ends early only when the task is cancelled
     }
 
     // MARK: - For ChildProcess
@@ -169,20 +140,12 @@ public final class ChildControl: Sendable {
 
     /// The child wrote `bytes` to a stream.
     func received(_ bytes: ArraySlice<UInt8>, on stream: Stream) {
-        let watchers = streams[stream.rawValue].withLock { state in
-            state.written.append(contentsOf: bytes)
-            return state.watchers.values
-        }
-        for watcher in watchers { watcher.yield() }
+        streams[stream.rawValue].append(bytes)
     }
 
     /// The child's stream is at its end: every byte has been received.
     func ended(_ stream: Stream) {
-        let watchers = streams[stream.rawValue].withLock { state in
-            state.isComplete = true
-            return state.watchers.values
-        }
-        for watcher in watchers { watcher.yield() }
+        streams[stream.rawValue].complete()
     }
 
     /// Blocks the input's writer until ``releaseInput()`` or the child's exit.

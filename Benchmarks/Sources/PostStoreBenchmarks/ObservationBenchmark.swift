@@ -277,6 +277,24 @@ enum ObservationChild {
         ]
     }
 
+    /// Starts `count` observers of the queries `query` makes of their numbers, and returns once each has its first
+    /// result.
+    static func startObserving(
+        _ store: any PostStoreProtocol,
+        _ count: Int,
+        query: @escaping @Sendable (Int) -> PostQuery
+    ) async -> [Task<Void, any Error>] {
+        let started = AsyncStream.makeStream(of: Void.self)
+        let tasks = (0..<count).map { number in
+            Task {
+                for try await _ in store.observe(query(number)) { started.continuation.yield() }
+            }
+        }
+        var starts = started.stream.makeAsyncIterator()
+        for _ in 0..<count { _ = await starts.next() }
+        return tasks
+    }
+
     static func idle(
         _ engine: String,
         _ location: String,
@@ -285,14 +303,7 @@ enum ObservationChild {
     ) async throws -> [String: Double] {
         let store = try open(engine, location)
         try await store.upsert((1...1_000).map { Post(userId: $0 % 100, id: $0, title: "post \($0)", body: "b") })
-        let started = AsyncStream.makeStream(of: Void.self)
-        let tasks = (0..<observers).map { number in
-            Task {
-                for try await _ in store.observe(PostQuery(userIds: [number])) { started.continuation.yield() }
-            }
-        }
-        var starts = started.stream.makeAsyncIterator()
-        for _ in 0..<observers { _ = await starts.next() }
+        let tasks = await startObserving(store, observers) { PostQuery(userIds: [$0]) }
         let before = processorSeconds()
         try await Task.sleep(for: .seconds(seconds))
         let percent = (processorSeconds() - before) / Double(seconds) * 100
@@ -307,16 +318,7 @@ enum ObservationChild {
         data: String
     ) async throws -> [String: Double] {
         let store = try open(engine, location)
-        let started = AsyncStream.makeStream(of: Void.self)
-        let tasks = (0..<observers).map { number in
-            Task {
-                for try await _ in store.observe(PostQuery(userIds: [number + 1], limit: 20)) {
-                    started.continuation.yield()
-                }
-            }
-        }
-        var starts = started.stream.makeAsyncIterator()
-        for _ in 0..<observers { _ = await starts.next() }
+        let tasks = await startObserving(store, observers) { PostQuery(userIds: [$0 + 1], limit: 20) }
         let start = ContinuousClock.now
         let report = try await SyncService(dataService: FilePostDataService(path: data), store: store).sync()
         let seconds = (ContinuousClock.now - start).seconds

@@ -16,15 +16,8 @@ final class EventStreamReader: Sendable {
         var data: String
     }
 
-    private struct State {
-        var received = Data()
-        var isClosed = false
-        var watchers: [Int: AsyncStream<Void>.Continuation] = [:]
-        var lastWatcher = 0
-    }
-
     private let socket: Int32
-    private let state = LockedState(State())
+    private let received = ReceivedBytes()
 
     /// Connects and sends the request; the answer is read from then on.
     ///
@@ -41,17 +34,13 @@ final class EventStreamReader: Sendable {
             close(socket)
             throw RawHTTPClient.Failure(description: "sending the request failed: errno \(errno)")
         }
-        let thread = Thread { [state, socket] in
+        let thread = Thread { [received, socket] in
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = read(socket, &buffer, buffer.count)
                 if count < 0, errno == EINTR { continue }
-                let watchers = state.withLock { state in
-                    if count > 0 { state.received.append(contentsOf: buffer[0..<count]) } else { state.isClosed = true }
-                    return Array(state.watchers.values)
-                }
-                for watcher in watchers { watcher.yield() }
-                if count <= 0 { return }
+                guard count > 0 else { return received.complete() }
+                received.append(buffer[0..<count])
             }
         }
         thread.start()
@@ -93,7 +82,7 @@ final class EventStreamReader: Sendable {
 
     /// The raw body so far, chunk framing removed (comments included).
     var body: String {
-        String(decoding: Self.unchunked(state.withLock { $0.received }).body, as: UTF8.self)
+        String(decoding: Self.unchunked(received.snapshot.received).body, as: UTF8.self)
     }
 
     private func when<Found>(
@@ -101,33 +90,13 @@ final class EventStreamReader: Sendable {
         _ what: String,
         _ find: (Data, Bool) -> Found?
     ) async throws -> Found {
-        let deadline = ContinuousClock.now + timeout
-        let (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let watcher = state.withLock { state in
-            state.lastWatcher += 1
-            state.watchers[state.lastWatcher] = changed
-            return state.lastWatcher
+        try await received.when(timeout: timeout) { reason, received in
+            RawHTTPClient.Failure(
+                description: "No \(what) (\(reason)); received: \(String(decoding: received, as: UTF8.self))"
+            )
+        } _: { received, isClosed in
+            find(received, isClosed)
         }
-        let timer = Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            changed.yield()
-        }
-        defer {
-            timer.cancel()
-            state.withLock { $0.watchers[watcher] = nil }
-        }
-        changed.yield()
-        for await _ in changes {
-            let (received, isClosed) = state.withLock { ($0.received, $0.isClosed) }
-            if let found = find(received, isClosed) { return found }
-            guard ContinuousClock.now < deadline, !isClosed else {
-                throw RawHTTPClient.Failure(
-                    description: "No \(what) (\(isClosed ? "closed" : "time is up")); received: "
-                        + String(decoding: received, as: UTF8.self)
-                )
-            }
-        }
-        throw CancellationError()
     }
 
     /// The events of the whole ones received, in the body after the head.
