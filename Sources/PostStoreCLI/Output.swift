@@ -8,9 +8,18 @@ enum Output {
     }
 
     /// Writes bytes to standard output. A reader that stops early (`poststore query | head -1`) ends the program
-    /// with SIGPIPE, as it ends any Unix tool.
+    /// with SIGPIPE, as it ends any Unix tool; output that cannot be written (a full disk, a closed descriptor) ends
+    /// it with one line and status 74 (`EX_IOERR`).
     static func data(_ bytes: Data) {
-        FileHandle.standardOutput.write(bytes)
+        do {
+            try FileHandle.standardOutput.write(contentsOf: bytes)
+        } catch {
+            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? "\(error)"
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? 0
+            let described = code > 0 ? String(cString: strerror(Int32(code))).lowercased() : reason
+            Self.error("poststore: cannot write the output: \(described).")
+            exit(74)
+        }
     }
 
     /// Writes a line to standard error.

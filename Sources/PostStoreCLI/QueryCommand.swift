@@ -107,7 +107,13 @@ struct QueryCommand: AsyncParsableCommand {
             guard watch else { return print(try await store.query(query)) }
             // Every result is printed whole before the next is read; a signal ends the wait for the next.
             _ = try await SignalCancellation.run {
-                for try await posts in store.observe(query) { print(posts, endingAResult: true) }
+                var lastCount: Int?
+                for try await posts in store.observe(query) {
+                    // A count is printed when it changes, not each time the posts it counts do.
+                    if count, posts.count == lastCount { continue }
+                    lastCount = posts.count
+                    print(posts, endingAResult: true)
+                }
             }
         }
     }

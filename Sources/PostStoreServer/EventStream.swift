@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import PostStore
 
@@ -17,17 +18,24 @@ struct EventStream {
     /// The `Last-Event-ID` header.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
-    /// Whether the request asks for events rather than a document.
+    /// Whether the request asks for events rather than a document: a `GET` whose `Accept` names
+    /// `text/event-stream` (in any case) without `q=0`.
     static func isWanted(by request: APIRequest) -> Bool {
-        request.method == .get && request.headers[.accept]?.contains("text/event-stream") == true
+        guard request.method == .get, let accept = request.headers[.accept] else { return false }
+        return accept.split(separator: ",").contains { range in
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard parts.first == "text/event-stream" else { return false }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
+            return quality.map { $0 > 0 } ?? true
+        }
     }
 
-    /// A list's page as an event: its posts and total compared, its revision the event's id.
+    /// A list's page as an event: its posts compared (the event's data), its revision the event's id.
     struct Page: Sendable, Equatable {
         let page: PostPage
 
         static func == (lhs: Page, rhs: Page) -> Bool {
-            lhs.page.posts == rhs.page.posts && lhs.page.total == rhs.page.total
+            lhs.page.posts == rhs.page.posts
         }
     }
 

@@ -81,4 +81,43 @@ import Testing
         #expect(result.exitCode == 66, "\(result)")
         #expect(result.errorLines.count == 1 && result.errorOutput.contains("deleted or moved"), "\(result)")
     }
+
+    @Test func aCountIsPrintedAgainOnlyWhenItChanges() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.seed(Self.posts, into: "posts.sqlite")
+        try sandbox.write(Self.posts(replacing: [Post(userId: 1, id: 1, title: "edited", body: "b")]), to: "edit.json")
+        try sandbox.write(Array(Self.posts.dropLast()), to: "fewer.json")
+        let result = try await sandbox.runningUntilStopped(
+            ["query", "--store", "posts.sqlite", "--count", "--watch"]
+        ) { watcher in
+            try await watcher.lines(of: .output, atLeast: 1)
+            #expect(try await sandbox.run(["sync", "--from", "edit.json", "--store", "posts.sqlite"]).exitCode == 0)
+            let prune = ["sync", "--from", "fewer.json", "--store", "posts.sqlite", "--prune"]
+            #expect(try await sandbox.run(prune).exitCode == 0)
+            try await watcher.firstLine(of: .output) { $0 == "19" }
+        }
+        #expect(result.outputLines == ["20", "19"], "the edit left the count as it was: \(result)")
+    }
+
+    @Test func outputThatCannotBeWrittenIsOneLineAnd74() throws {
+        let sandbox = try Sandbox()
+        let process = Process()
+        process.executableURL = try PostStoreExecutable.url()
+        process.arguments = ["query", "--store", sandbox.path("posts.sqlite"), "--count"]
+        try sandbox.write(Self.posts, to: "posts.json")
+        let seed = Process()
+        seed.executableURL = process.executableURL
+        seed.arguments = ["sync", "--from", sandbox.path("posts.json"), "--store", sandbox.path("posts.sqlite")]
+        seed.standardOutput = FileHandle.nullDevice
+        try seed.run()
+        seed.waitUntilExit()
+        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74)
+        #expect(message == "poststore: cannot write the output: no space left on device.\n")
+    }
 }

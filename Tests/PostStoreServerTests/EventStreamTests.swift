@@ -1,10 +1,12 @@
 import Foundation
+import HTTPTypes
 import PostStore
 import PostStoreSQLite
-import PostStoreServer
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
+
+@testable import PostStoreServer
 
 /// The list routes as Server-Sent Events, over a real server and socket: the result now, an event per change of
 /// it with the store's revision as its id, `Last-Event-ID` on reconnecting, and the end of the stream.
@@ -21,8 +23,10 @@ import Testing
             let first = try await reader.events(atLeast: 1)
             #expect(first == [Self.event(Array(Self.posts.prefix(3)), id: await store.changeToken())])
 
-            // Another user's post changes nothing here; the edit of one of these does.
+            // Another user's post, and one of user 1's past the window (the total changes, the posts sent do not),
+            // change nothing here; the edit of one of these does.
             try await store.upsert([Post(userId: 2, id: 15, title: "another user's", body: "b")])
+            try await store.delete(ids: [9])
             let edited = Post(userId: 1, id: 2, title: "edited", body: "b")
             try await store.upsert([edited])
             let events = try await reader.events(atLeast: 2)
@@ -85,6 +89,22 @@ import Testing
             #expect(events.count == 2 && events[1].name == "error", "\(events)")
             #expect(events.last?.data.contains("deleted or moved") == true, "\(events)")
         }
+    }
+
+    @Test(arguments: [
+        ("text/event-stream", true),
+        ("TEXT/Event-Stream", true),
+        ("application/json, text/event-stream;q=0.5", true),
+        ("text/event-stream;q=0, application/json", false),
+        ("text/event-stream; q=0.0", false),
+        ("application/json", false),
+        ("*/*", false),
+    ])
+    func anEventStreamIsWhatAcceptNames(accept: String, isStream: Bool) {
+        var headers = HTTPFields()
+        headers[.accept] = accept
+        #expect(EventStream.isWanted(by: APIRequest(method: .get, path: "/posts", headers: headers)) == isStream)
+        #expect(!EventStream.isWanted(by: APIRequest(method: .head, path: "/posts", headers: headers)))
     }
 
     private static func event(_ posts: [Post], id: ChangeToken) -> EventStreamReader.Event {
