@@ -111,7 +111,7 @@ import Testing
         seed.standardOutput = FileHandle.nullDevice
         try seed.run()
         seed.waitUntilExit()
-        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         let errors = Pipe()
         process.standardError = errors
         try process.run()
