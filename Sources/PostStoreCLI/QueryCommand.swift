@@ -14,7 +14,6 @@ struct QueryCommand: AsyncParsableCommand {
               poststore query --format csv > posts.csv
               poststore query --count
               poststore query --user 1 --watch --format json
-
             With --watch the result is printed again after each write that changes it, by this or any other
             process or machine, until interrupted (Ctrl-C exits 0). With json each result is one line (a JSON
             array); with ndjson, csv and table a blank line ends each result; with --count each count is a line.
