@@ -4,8 +4,8 @@
 /// | engine | mark | news |
 /// | --- | --- | --- |
 /// | in memory | a count of its writes | its own writes (it has no others) |
-/// | SQLite | `PRAGMA data_version` on a connection of the probe's own | inotify on the file and its log |
-/// | JSON file | the file's identity | inotify on the file |
+/// | SQLite | `PRAGMA data_version` on a connection of the probe's own | inotify on the file's folder |
+/// | JSON file | the file's identity | inotify on the file's folder |
 /// | PostgreSQL | a count of notifications | `LISTEN` on the store's channel |
 package protocol CommitProbe: Sendable {
     /// A value that changes with every commit to the store that writes posts or sync states, by any process or

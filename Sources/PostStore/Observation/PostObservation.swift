@@ -138,7 +138,7 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
             quietAfter timeout: Duration?,
             isolation actor: isolated (any Actor)?
         ) async throws -> Step {
-            guard var stamp else {
+            guard let start = stamp else {
                 let stamp = try await watcher.stamp()
                 let value = try await observation.read()
                 // A consumer cancelled while the read ran gets nothing more: it may have moved on.
@@ -146,6 +146,7 @@ public struct PostObservation<Value: Sendable & Equatable>: AsyncSequence, Senda
                 (self.stamp, last) = (stamp, value)
                 return .value(value)
             }
+            var stamp = start
             while true {
                 try Task.checkCancellation()
                 let concern = observation.concern
