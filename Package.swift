@@ -127,6 +127,7 @@ let package = Package(
                 .embedInCode("0003_create_sync_state.sql"),
                 .embedInCode("0004_create_store_revision.sql"),
                 .embedInCode("0005_create_change_history.sql"),
+                .embedInCode("0006_text_columns.sql"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -312,6 +313,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            // Dumps of PostgreSQL stores made by release 0.1.0, for the tests of their upgrade.
+            resources: [
+                .embedInCode("Fixtures/poststore_release_0_1_0.sql"),
+                .embedInCode("Fixtures/poststore_release_0_1_0_nul.sql"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -10,4 +10,5 @@ public let embeddedMigrations: [(fileName: String, bytes: [UInt8])] = [
     ("0003_create_sync_state.sql", PackageResources._003_create_sync_state_sql),
     ("0004_create_store_revision.sql", PackageResources._004_create_store_revision_sql),
     ("0005_create_change_history.sql", PackageResources._005_create_change_history_sql),
+    ("0006_text_columns.sql", PackageResources._006_text_columns_sql),
 ]

@@ -45,7 +45,8 @@
 ///   written. A deleted id counts as `deleted` only when the store held it.
 /// - **Reads.** ``post(id:)`` returns `nil` for a missing id; ``query(_:)`` follows ``PostQuery``'s semantics
 ///   exactly, including its order, so every engine returns the same array for the same query and data; text is
-///   returned exactly as stored (any Unicode, NUL characters included).
+///   returned exactly as stored (any Unicode, NUL characters included, except in an engine that cannot hold them:
+///   see **Errors**).
 /// - **Sync state.** One ``SyncState`` per source (sources compared byte for byte, like posts), saved atomically
 ///   with the posts of the same change set and returned exactly as saved (its source and `ETag` byte for byte, as
 ///   ``SyncState/==(_:_:)`` compares them: a state whose `ETag` differs only in Unicode normalization is a new
@@ -57,7 +58,8 @@
 ///   ``PostStoreError/Code/ioFailure`` and ``PostStoreError/Code/storeBusy`` for file and locking failures,
 ///   ``PostStoreError/Code/corruptStore`` and ``PostStoreError/Code/unsupportedVersion`` for a file this build
 ///   cannot read (such a file is never written over), ``PostStoreError/Code/invalidData`` for text an engine
-///   cannot hold (SQLite stores at most 1,000,000,000 bytes in one value), and for a store on a database server
+///   cannot hold, the whole write refused (SQLite stores at most 1,000,000,000 bytes in one value; PostgreSQL's
+///   text holds no NUL character), and for a store on a database server
 ///   ``PostStoreError/Code/storeUnavailable`` and ``PostStoreError/Code/accessDenied``. The one exception: a write
 ///   waiting for another process's lock throws `CancellationError` when its task is cancelled.
 /// - **Concurrency.** Stores are `Sendable`; concurrent calls on one instance are safe, and every call sees a

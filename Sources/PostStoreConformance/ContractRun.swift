@@ -8,6 +8,8 @@ import Testing
 struct ContractRun: Sendable {
     /// The check's name, for the reports.
     let check: String
+    /// Whether the engine keeps text holding NUL characters (``ContractSubject/keepsNULCharacters``).
+    let keepsNULCharacters: Bool
 
     private let reopen: @Sendable (ContractStoreOptions) async throws -> (any PostStoreProtocol)?
     private let lock: @Sendable () async throws -> ContractWriteLock?
@@ -16,6 +18,7 @@ struct ContractRun: Sendable {
 
     init<Subject: ContractSubject>(check: String, subject: Subject, location: Subject.Location) {
         self.check = check
+        keepsNULCharacters = subject.keepsNULCharacters
         makeAgain = {
             try await subject.removeStores(at: location)
             return try await subject.makeStore(at: location, options: .patient)

@@ -91,6 +91,12 @@ public protocol ContractSubject: Sendable {
     /// - Parameter location: A location from ``makeLocation()``.
     /// - Throws: Any error, which fails the check.
     func removeStores(at location: Location) async throws
+    /// Whether the engine keeps text holding NUL characters (U+0000).
+    ///
+    /// The contract lets an engine whose storage cannot hold one (PostgreSQL's `text`) refuse a write that holds
+    /// one, whole, with `invalidData` naming the post. For such an engine (`false`), the checks of text
+    /// check that refusal, then run on the same text without its NUL characters. The default is `true`.
+    var keepsNULCharacters: Bool { get }
 }
 
 extension ContractSubject where Location == Void {
@@ -128,4 +134,6 @@ extension ContractSubject {
     ///
     /// - Parameter location: Unused.
     public func removeStores(at location: Location) async throws {}
+    /// `true`: the engine keeps every text, NUL characters included.
+    public var keepsNULCharacters: Bool { true }
 }

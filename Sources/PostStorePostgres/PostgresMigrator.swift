@@ -106,7 +106,8 @@ struct PostgresMigrator {
     /// Brings the schema up to date, creating it when `mode` allows; returns the status it leaves.
     ///
     /// - Throws: `storeNotFound` when the store does not exist and `mode` is `.openExisting`; the errors of
-    ///   ``status(_:)``; what the server says (a missing privilege, `pg_trgm` not installed).
+    ///   ``status(_:)``; `invalidData` for an older store holding text with a NUL character, which the text
+    ///   columns cannot hold; what the server says (a missing privilege, `pg_trgm` not installed).
     @discardableResult
     func migrate(_ session: PostgresSession, mode: StoreOpenMode) async throws -> Status {
         let before = try await status(session)
@@ -147,6 +148,9 @@ struct PostgresMigrator {
                 """
             )
             for migration in status.pending {
+                if status.exists, migration.version == Self.textColumnsVersion {
+                    try await checkTextFitsTextColumns(session)
+                }
                 try await setSearchPath(session)
                 for statement in Self.statements(of: migration.sql) {
                     try await session.execute(PostgresQuery(unsafeSQL: statement))

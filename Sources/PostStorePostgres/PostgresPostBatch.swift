@@ -4,8 +4,8 @@ import PostgresNIO
 /// Posts gathered into five arrays and inserted by one statement, `INSERT … SELECT * FROM unnest(…)`: how a write
 /// streams its posts in, a batch at a time, inside its transaction, without a round trip per post.
 ///
-/// Title and body go as `bytea` (their UTF-8 bytes, as stored), `search_text` as the title and body lowercased by
-/// Swift (as ``TextSearch`` lowercases) with NUL characters left out, which `text` cannot hold.
+/// Title and body go as `text`, `search_text` as the title and body lowercased by Swift (as ``TextSearch``
+/// lowercases). None holds a NUL character: the writer refuses a post with one before it gets here.
 ///
 /// Not `COPY … FROM STDIN`, although it is faster: postgres-nio 1.33.2 stops the process on a failed precondition
 /// when the connection of a `COPY` in progress closes (a server restarting, a terminated backend), where a statement
@@ -20,8 +20,8 @@ struct PostgresPostBatch {
 
     private var ids: [Int] = []
     private var userIds: [Int] = []
-    private var titles: [ByteBuffer] = []
-    private var bodies: [ByteBuffer] = []
+    private var titles: [String] = []
+    private var bodies: [String] = []
     private var searchTexts: [String] = []
     private var bytes = 0
 
@@ -32,12 +32,11 @@ struct PostgresPostBatch {
     mutating func append(_ post: Post) {
         ids.append(post.id)
         userIds.append(post.userId)
-        titles.append(ByteBuffer(string: post.title))
-        bodies.append(ByteBuffer(string: post.body))
+        titles.append(post.title)
+        bodies.append(post.body)
         var search = post.title.lowercased()
         search += "\n"
         search += post.body.lowercased()
-        if search.utf8.contains(0) { search.unicodeScalars.removeAll { $0 == "\0" } }
         searchTexts.append(search)
         bytes += 2 * (post.title.utf8.count + post.body.utf8.count) + 16
     }
@@ -55,15 +54,15 @@ struct PostgresPostBatch {
             try await session.execute(
                 """
                 INSERT INTO \(unescaped: table) (\(unescaped: Self.columns), revision)
-                SELECT *, \(revision)::bigint FROM unnest(\(ids)::bigint[], \(userIds)::bigint[], \(titles)::bytea[],
-                    \(bodies)::bytea[], \(searchTexts)::text[])
+                SELECT *, \(revision)::bigint FROM unnest(\(ids)::bigint[], \(userIds)::bigint[], \(titles)::text[],
+                    \(bodies)::text[], \(searchTexts)::text[])
                 """
             )
         } else {
             try await session.execute(
                 """
                 INSERT INTO \(unescaped: table) (\(unescaped: Self.columns))
-                SELECT * FROM unnest(\(ids)::bigint[], \(userIds)::bigint[], \(titles)::bytea[], \(bodies)::bytea[],
+                SELECT * FROM unnest(\(ids)::bigint[], \(userIds)::bigint[], \(titles)::text[], \(bodies)::text[],
                     \(searchTexts)::text[])
                 """
             )

@@ -134,12 +134,4 @@ extension PostgresPostStore: ChangeHistoryKeeping {
             as: Int?.self
         )[0]
     }
-
-    /// Every post a statement of `id, user_id, title, body` selects, taken as the rows arrive.
-    private func posts(_ query: PostgresQuery, in session: PostgresSession) async throws -> [Post] {
-        let all = PostQuery()
-        let answer = PostgresAnswer(plan: PostgresQueryPlan(all, posts: names.posts), query: all)
-        try await session.forEachRow(query) { row in try answer.take(Self.post(in: row)) }
-        return answer.posts
-    }
 }

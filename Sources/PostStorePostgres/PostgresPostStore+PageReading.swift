@@ -7,36 +7,31 @@ extension PostgresPostStore: PostPageReading {
         try await read { session in try await storedRevision(in: session) }
     }
 
-    /// The revision, the count of the query's matches and its window from one snapshot (a repeatable-read
-    /// transaction). Without a search the count is one more statement; with one, every candidate is checked
-    /// here anyway, so the count is of those that pass.
+    /// The revision, the count of the query's matches and its window from one statement, so from one snapshot and
+    /// in one round trip (``PostgresQueryPlan/page(storeRevision:)``).
     package func page(_ query: PostQuery) async throws -> PostPage {
         try query.validate()
+        if query.ids?.isEmpty == true || query.userIds?.isEmpty == true {
+            return PostPage(posts: [], total: 0, revision: try await revision())
+        }
+        let statement = PostgresQueryPlan(query, posts: names.posts).page(storeRevision: names.storeRevision)
         return try await read { session in
-            try await session.snapshot { session in
-                let revision = try await storedRevision(in: session)
-                if query.ids?.isEmpty == true || query.userIds?.isEmpty == true {
-                    return PostPage(posts: [], total: 0, revision: revision)
-                }
-                let plan = PostgresQueryPlan(query, posts: names.posts)
-                let answer = PostgresAnswer(plan: plan, query: query)
-                try await session.forEachRow(plan.statement) { row in try answer.take(Self.post(in: row)) }
-                let posts = answer.posts
-                let total =
-                    if plan.checksInSwift {
-                        answer.matched
-                    } else if let total = PostPage.totalOfPartialWindow(posts, of: query) {
-                        total
-                    } else {
-                        try await session.value(
-                            PostgresQueryPlan(query, posts: names.posts, counting: true).statement,
-                            as: Int.self
-                        )
-                    }
-                return PostPage(posts: posts, total: total, revision: revision)
+            let rows = PostgresCollectedRows<(revision: String, total: Int, post: Post?)>()
+            try await session.forEachRow(statement) { row in
+                let (revision, total, id, userId, title, body) = try row.decode(
+                    (String, Int, Int?, Int?, String?, String?).self
+                )
+                let post = id.map { Post(userId: userId ?? 0, id: $0, title: title ?? "", body: body ?? "") }
+                rows.append((revision, total, post))
             }
+            let all = rows.all
+            guard let first = all.first else { throw PostgresSessionError.noRow }
+            return PostPage(posts: all.compactMap(\.post), total: first.total, revision: first.revision)
         }
     }
+
+    /// The revision as text: the store's id and its count of writes that changed posts.
+    static let revisionExpression = "store_id || '-' || revision"
 
     /// Counts a write that changed posts, inside its transaction.
     func countRevision(in session: PostgresSession) async throws {
@@ -45,7 +40,7 @@ extension PostgresPostStore: PostPageReading {
 
     private func storedRevision(in session: PostgresSession) async throws -> String {
         try await session.value(
-            "SELECT store_id || '-' || revision FROM \(unescaped: names.storeRevision)",
+            "SELECT \(unescaped: Self.revisionExpression) FROM \(unescaped: names.storeRevision)",
             as: String.self
         )
     }

@@ -8,38 +8,32 @@ extension PostgresPostStore {
         try await read { session in
             try await session.rows(
                 "SELECT user_id, title, body FROM \(unescaped: names.posts) WHERE id = \(id)",
-                as: (Int, ByteBuffer, ByteBuffer).self
-            ).first.map { Post(userId: $0.0, id: id, title: String(buffer: $0.1), body: String(buffer: $0.2)) }
+                as: (Int, String, String).self
+            ).first.map { Post(userId: $0.0, id: id, title: $0.1, body: $0.2) }
         }
     }
 
-    /// Answers a query with one statement. A search's candidates come from the trigram index and are checked
-    /// exactly here, so the window of a search applies after the check: the rows stream in order and reading stops
-    /// once the window is full. A read of every row takes the rows on the connection's event loop as they arrive,
-    /// never falling behind them (postgres-nio 1.33.2 stops the process when a connection closes under a reader
-    /// that is behind).
+    /// Answers a query with one statement, its rows taken on the connection's event loop as they arrive, never
+    /// falling behind them (postgres-nio 1.33.2 stops the process when a connection closes under a reader that is
+    /// behind).
     public func query(_ query: PostQuery) async throws -> [Post] {
         try query.validate()
         if query.ids?.isEmpty == true || query.userIds?.isEmpty == true { return [] }
-        let plan = PostgresQueryPlan(query, posts: names.posts)
-        return try await read { session in
-            let answer = PostgresAnswer(plan: plan, query: query)
-            guard plan.checksInSwift, query.limit != nil else {
-                try await session.forEachRow(plan.statement) { row in try answer.take(Self.post(in: row)) }
-                return answer.posts
-            }
-            for try await row in try await session.query(plan.statement) {
-                try session.stillWorking()
-                guard try answer.take(Self.post(in: row)) else { break }
-            }
-            return answer.posts
-        }
+        let statement = PostgresQueryPlan(query, posts: names.posts).rows
+        return try await read { session in try await posts(statement, in: session) }
+    }
+
+    /// Every post a statement of `id, user_id, title, body` selects, in its order.
+    func posts(_ statement: PostgresQuery, in session: PostgresSession) async throws -> [Post] {
+        let posts = PostgresCollectedRows<Post>()
+        try await session.forEachRow(statement) { row in posts.append(try Self.post(in: row)) }
+        return posts.all
     }
 
     /// The post in a row of `id, user_id, title, body`.
     static func post(in row: PostgresRow) throws -> Post {
-        let (id, userId, title, body) = try row.decode((Int, Int, ByteBuffer, ByteBuffer).self)
-        return Post(userId: userId, id: id, title: String(buffer: title), body: String(buffer: body))
+        let (id, userId, title, body) = try row.decode((Int, Int, String, String).self)
+        return Post(userId: userId, id: id, title: title, body: body)
     }
 
     public func count() async throws -> Int {
@@ -52,7 +46,7 @@ extension PostgresPostStore {
         try await read { session in
             try await syncStates(
                 in: session,
-                "\(unescaped: selectSyncState) WHERE source = \(ByteBuffer(string: source))"
+                "\(unescaped: selectSyncState) WHERE source = \(source)"
             ).first
         }
     }
@@ -70,22 +64,22 @@ extension PostgresPostStore {
 
     func storedChangeToken(for source: String, in session: PostgresSession) async throws -> ChangeToken? {
         try await session.rows(
-            "SELECT change_token FROM \(unescaped: names.syncState) WHERE source = \(ByteBuffer(string: source))",
+            "SELECT change_token FROM \(unescaped: names.syncState) WHERE source = \(source)",
             as: String?.self
         ).first.flatMap { $0.flatMap(ChangeToken.init) }
     }
 
     func storedETag(for source: String, in session: PostgresSession) async throws -> String? {
         try await session.rows(
-            "SELECT etag FROM \(unescaped: names.syncState) WHERE source = \(ByteBuffer(string: source))",
-            as: ByteBuffer?.self
-        ).first.flatMap { $0.map { String(buffer: $0) } }
+            "SELECT etag FROM \(unescaped: names.syncState) WHERE source = \(source)",
+            as: String?.self
+        ).first.flatMap { $0 }
     }
 
     func latestSyncedAt(otherThan source: String, in session: PostgresSession) async throws -> Int64? {
         try await session.value(
             """
-            SELECT max(synced_at_ms) FROM \(unescaped: names.syncState) WHERE source <> \(ByteBuffer(string: source))
+            SELECT max(synced_at_ms) FROM \(unescaped: names.syncState) WHERE source <> \(source)
             """,
             as: Int64?.self
         )
@@ -96,7 +90,7 @@ extension PostgresPostStore {
             """
             INSERT INTO \(unescaped: names.syncState)
                 (source, etag, synced_at_ms, fetched, inserted, updated, unchanged, deleted, change_token)
-            VALUES (\(ByteBuffer(string: state.source)), \(state.etag.map { ByteBuffer(string: $0) }),
+            VALUES (\(state.source), \(state.etag),
                 \(state.syncedAtMilliseconds), \(state.fetched), \(state.inserted), \(state.updated),
                 \(state.unchanged), \(state.deleted), \(state.changeToken?.description))
             ON CONFLICT (source) DO UPDATE SET etag = excluded.etag, synced_at_ms = excluded.synced_at_ms,
@@ -116,11 +110,11 @@ extension PostgresPostStore {
     private func syncStates(in session: PostgresSession, _ query: PostgresQuery) async throws -> [SyncState] {
         try await session.rows(
             query,
-            as: (ByteBuffer, ByteBuffer?, Int64, Int, Int, Int, Int, Int, String?).self
+            as: (String, String?, Int64, Int, Int, Int, Int, Int, String?).self
         ).map {
             var state = SyncState(
-                source: String(buffer: $0.0),
-                etag: $0.1.map { String(buffer: $0) },
+                source: $0.0,
+                etag: $0.1,
                 syncedAt: .init(timeIntervalSince1970: 0),
                 fetched: $0.3,
                 inserted: $0.4,

@@ -23,6 +23,7 @@ extension PostgresPostStore: PostStoreProtocol {
         progress: @escaping @Sendable (WorkProgress) -> Void
     ) async throws -> WriteSummary {
         try changes.validate()
+        try Self.checkKeepable(changes.syncState)
         return try await write { session in
             if let source = changes.syncState?.source, changes.requiredChangeToken != nil {
                 try changes.checkRequiredChangeToken(stored: try await storedChangeToken(for: source, in: session))
@@ -51,6 +52,7 @@ extension PostgresPostStore: PostStoreProtocol {
     /// and compared, and nothing else is written.
     public func preview(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
         try changes.validate()
+        try Self.checkKeepable(changes.syncState)
         return try await read { session in
             try await session.snapshot { session in
                 try await perform(changes, streaming: upserts, in: session, revision: nil) { _ in }.summary
@@ -122,7 +124,7 @@ extension PostgresPostStore: PostStoreProtocol {
             try await session.execute(
                 """
                 CREATE TEMPORARY TABLE incoming (
-                    id bigint, user_id bigint, title bytea, body bytea, search_text text
+                    id bigint, user_id bigint, title text, body text, search_text text
                 ) ON COMMIT DROP
                 """
             )
@@ -355,7 +357,8 @@ extension PostgresPostStore: PostStoreProtocol {
     /// Inserts the change set's upserts, then the stream's, into a table, batch by batch, adding their ids to
     /// `upserted` in order.
     ///
-    /// - Throws: `constraintViolation` for a post that is also deleted; what the stream's reader throws.
+    /// - Throws: `constraintViolation` for a post that is also deleted, `invalidData` for one that holds a NUL
+    ///   character; what the stream's reader throws.
     private func insert(
         _ changes: PostChangeSet,
         _ upserts: PostStream,
@@ -376,6 +379,7 @@ extension PostgresPostStore: PostStoreProtocol {
                         "Post \(post.id) is both upserted (at index \(upserted.count)) and deleted in one batch."
                     )
                 }
+                try Self.checkKeepable(post, at: upserted.count)
                 upserted.append(post.id)
                 rows.append(post)
                 if rows.isFull { try await rows.insert(into: table, revision: revision, session: session) }
@@ -383,5 +387,36 @@ extension PostgresPostStore: PostStoreProtocol {
             batch = try reader.nextBatch()
         }
         try await rows.insert(into: table, revision: revision, session: session)
+    }
+}
+
+extension PostgresPostStore {
+    /// Refuses a post whose title or body holds a NUL character, which PostgreSQL's text cannot hold: the whole
+    /// write fails and nothing of it is kept.
+    ///
+    /// - Parameters:
+    ///   - post: The post.
+    ///   - index: Its place among the write's upserts, for the message.
+    /// - Throws: `invalidData`, naming the post.
+    static func checkKeepable(_ post: Post, at index: Int) throws(PostStoreError) {
+        for (field, text) in [("title", post.title), ("body", post.body)] where text.utf8.contains(0) {
+            throw PostStoreError(
+                .invalidData,
+                "Post \(post.id) (at index \(index)) has a NUL character (U+0000) in its \(field), which a "
+                    + "PostgreSQL store cannot keep; nothing was written."
+            )
+        }
+    }
+
+    /// Refuses a sync state whose source or ETag holds a NUL character, as ``checkKeepable(_:at:)`` refuses a post.
+    static func checkKeepable(_ state: SyncState?) throws(PostStoreError) {
+        guard let state else { return }
+        for (field, text) in [("source", state.source), ("ETag", state.etag ?? "")] where text.utf8.contains(0) {
+            throw PostStoreError(
+                .invalidData,
+                "The sync state's \(field) has a NUL character (U+0000), which a PostgreSQL store cannot keep; "
+                    + "nothing was written."
+            )
+        }
     }
 }

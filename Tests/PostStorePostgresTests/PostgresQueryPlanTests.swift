@@ -3,24 +3,33 @@ import Testing
 
 @testable import PostStorePostgres
 
-/// The SQL a query becomes (no server needed): what is left to Swift, and patterns that match terms literally.
+/// The SQL a query becomes (no server needed): patterns that match terms literally, everything in SQL.
 @Suite struct PostgresQueryPlanTests {
-    @Test func aSearchTermIsMatchedLiterallyWithoutItsNULs() {
-        #expect(PostgresQueryPlan.likeEscaped("50%_a\\b\0c") == "50\\%\\_a\\\\bc")
-        #expect(PostgresQueryPlan.likeEscaped("\0") == "")
+    @Test func aSearchTermIsMatchedLiterally() {
+        #expect(PostgresQueryPlan.likeEscaped("50%_a\\b") == "50\\%\\_a\\\\b")
     }
 
-    @Test func aSearchIsCheckedAndWindowedInSwiftAndNothingElseIs() {
+    @Test func filtersSearchOrderAndWindowAreAllSQL() {
         let plain = PostgresQueryPlan(PostQuery(userIds: [1], sort: .title, limit: 5, offset: 2), posts: "s.posts")
         let searched = PostgresQueryPlan(PostQuery(search: "a b", limit: 5, offset: 2), posts: "s.posts")
 
-        #expect(!plain.checksInSwift)
-        #expect(plain.statement.sql.hasSuffix("ORDER BY title, id LIMIT $2 OFFSET $3"), "\(plain.statement.sql)")
-        #expect(searched.checksInSwift)
+        #expect(plain.rows.sql.hasSuffix("ORDER BY title, id LIMIT $2 OFFSET $3"), "\(plain.rows.sql)")
         #expect(
-            searched.statement.sql.contains("search_text LIKE $1 AND search_text LIKE $2"),
-            "\(searched.statement.sql)"
+            searched.rows.sql.contains("search_text LIKE $1 AND search_text LIKE $2"),
+            "\(searched.rows.sql)"
         )
-        #expect(!searched.statement.sql.contains("LIMIT"), "the window applies after the exact check")
+        #expect(searched.rows.sql.hasSuffix("LIMIT $3 OFFSET $4"), "\(searched.rows.sql)")
+    }
+
+    @Test func aTermWithANULMatchesNothing() {
+        let plan = PostgresQueryPlan(PostQuery(search: "a\u{0}b c"), posts: "s.posts")
+        #expect(plan.rows.sql.contains("AND false AND search_text LIKE $1"), "\(plan.rows.sql)")
+    }
+
+    @Test func aPageIsOneStatementOrderedByItsWindowsOrder() {
+        let page = PostgresQueryPlan(PostQuery(userIds: [3], sort: .userDescending, limit: 10), posts: "s.posts")
+            .page(storeRevision: "s.store_revision")
+        #expect(page.sql.contains("FROM s.store_revision"), "\(page.sql)")
+        #expect(page.sql.hasSuffix("ORDER BY p.user_id DESC, p.id"), "\(page.sql)")
     }
 }

@@ -31,4 +31,30 @@ extension ContractCheck {
             sourceLocation: sourceLocation
         )
     }
+
+    /// Writes ``SamplePosts/tricky`` and returns the posts the store now holds: all of them, or for an engine that
+    /// keeps no NUL character, the same posts without their NUL characters, after checking that the posts as
+    /// they are were refused whole, naming the post.
+    static func upsertTrickyPosts(
+        into store: any PostStoreProtocol,
+        _ run: ContractRun,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [Post] {
+        guard !run.keepsNULCharacters else {
+            _ = try await store.upsert(SamplePosts.tricky)
+            return SamplePosts.tricky
+        }
+        let error = try await expectRefusedWhole(.invalidData, by: store, sourceLocation: sourceLocation) {
+            _ = try await store.upsert(SamplePosts.tricky)
+        }
+        #expect(error?.message.contains("Post 7 ") == true, "names the post: \(String(describing: error))")
+        let keepable = SamplePosts.tricky.map { post in
+            var post = post
+            post.title.unicodeScalars.removeAll { $0 == "\0" }
+            post.body.unicodeScalars.removeAll { $0 == "\0" }
+            return post
+        }
+        _ = try await store.upsert(keepable)
+        return keepable
+    }
 }

@@ -75,6 +75,34 @@ struct EngineAgreementTests {
         PostQuery(ids: ids, userIds: userIds, search: search, sort: sort, limit: limit, offset: offset)
     }
 
+    /// A store under test, and whether it keeps NUL characters: a store that keeps none (PostgreSQL) must refuse
+    /// each write that holds one, whole, and is then given the write without them, as its reference is.
+    struct Subject {
+        var name: String
+        var kind: StoreKind?
+        var keepsNULCharacters: Bool
+        var store: any PostStoreProtocol
+    }
+
+    /// The stores under test: every kind, and where some kind keeps no NUL character, an in-memory store beside
+    /// it that is given each write without them, the reference those kinds are held to.
+    static func subjects(in directory: TemporaryDirectory) throws -> [Subject] {
+        var subjects = try StoreKind.allCases.map { kind in
+            Subject(
+                name: kind.name,
+                kind: kind,
+                keepsNULCharacters: kind.keepsNULCharacters,
+                store: try kind.makeStore(in: directory, name: kind.name)
+            )
+        }
+        if subjects.contains(where: { !$0.keepsNULCharacters }) {
+            subjects.append(
+                Subject(name: "memory without NUL", kind: nil, keepsNULCharacters: false, store: InMemoryPostStore())
+            )
+        }
+        return subjects
+    }
+
     @Test("random histories and queries give one answer from every engine, also after reopening")
     func enginesAgree() async throws {
         await propertyCheck(count: 60, input: Self.scenario, Self.query.array(of: 10...10)) { scenario, queries in
@@ -82,7 +110,7 @@ struct EngineAgreementTests {
             do {
                 let directory = try TemporaryDirectory()
                 defer { directory.keepAlive() }
-                var stores = try StoreKind.allCases.map { try $0.makeStore(in: directory, name: $0.name) }
+                var subjects = try Self.subjects(in: directory)
                 for (index, (batch, deletions)) in zip(scenario.batches, scenario.deletions).enumerated() {
                     let changes = PostChangeSet(
                         upserts: batch,
@@ -96,49 +124,73 @@ struct EngineAgreementTests {
                         syncStateRecording: .recordingSummary
                     )
                     // Each engine previews, then applies; a refusal over the limit must come from all of them.
-                    var outcomes: [String] = []
-                    for store in stores {
-                        let preview = try? await store.preview(changes)
+                    var outcomes: [Bool: [String]] = [:]
+                    for subject in subjects {
+                        var changes = changes
+                        if !subject.keepsNULCharacters, changes.upserts.contains(where: \.holdsNUL) {
+                            if subject.kind != nil {
+                                let refused = await #expect(throws: PostStoreError.self, "\(subject.name)") {
+                                    try await subject.store.apply(changes)
+                                }
+                                #expect(
+                                    refused?.code == .invalidData,
+                                    "\(subject.name): \(String(describing: refused))"
+                                )
+                            }
+                            changes.upserts = changes.upserts.map(\.withoutNULs)
+                        }
+                        let preview = try? await subject.store.preview(changes)
                         do {
-                            let summary = try await store.apply(changes)
+                            let summary = try await subject.store.apply(changes)
                             #expect(preview == summary, "preview \(String(describing: preview)) but apply \(summary)")
-                            outcomes.append("\(summary)")
+                            outcomes[subject.keepsNULCharacters, default: []].append("\(summary)")
                         } catch let error as PostStoreError where error.code == .tooManyDeletions {
                             #expect(preview == nil)
-                            outcomes.append(error.message)
+                            outcomes[subject.keepsNULCharacters, default: []].append(error.message)
                         }
                     }
-                    #expect(Set(outcomes).count == 1, "write outcomes differ: \(outcomes)")
+                    #expect(outcomes.values.allSatisfy { Set($0).count == 1 }, "write outcomes differ: \(outcomes)")
                 }
                 // Persistent engines answer from their files, read afresh.
-                stores = try zip(StoreKind.allCases, stores).map { kind, store in
-                    try kind.reopen(in: directory, name: kind.name) ?? store
+                for index in subjects.indices {
+                    guard let kind = subjects[index].kind else { continue }
+                    subjects[index].store = try kind.reopen(in: directory, name: kind.name) ?? subjects[index].store
                 }
-                for query in queries {
-                    var answers: [[Post]] = []
-                    for store in stores { answers.append(try await store.query(query)) }
-                    #expect(
-                        answers.allSatisfy { $0 == answers[0] },
-                        "query \(query) answered \(answers.map { $0.map(\.id) }) by \(StoreKind.allCases)"
-                    )
-                    // A page (what `poststore serve` reads) is the same window with the count of every match.
-                    var unwindowed = query
-                    unwindowed.limit = nil
-                    unwindowed.offset = 0
-                    let total = try await stores[0].query(unwindowed).count
-                    for (kind, store) in zip(StoreKind.allCases, stores) {
-                        let page = try await store.readPage(query)
-                        #expect(page.posts == answers[0] && page.total == total, "\(kind) page of \(query)")
-                        #expect((page.revision != nil) == (store is any PostPageReading), "\(kind) revision")
-                    }
+                // Each group is held to its first store: those that keep NUL characters, and those that keep none.
+                for group in [true, false] {
+                    let members = subjects.filter { $0.keepsNULCharacters == group }
+                    guard let reference = members.first else { continue }
+                    try await Self.expectAgreement(of: members, reference: reference, on: queries)
                 }
-                let states = try await stores.asyncMap { try await $0.syncStates().map { Array($0.source.utf8) } }
-                #expect(states.allSatisfy { $0 == states[0] }, "sync states differ: \(states)")
-                let counts = try await stores.asyncMap { try await $0.count() }
-                #expect(Set(counts).count == 1)
             } catch {
                 Issue.record(error)
             }
+        }
+    }
+
+    /// Expects every store to answer each query, page, sync state and count as the reference does.
+    static func expectAgreement(of subjects: [Subject], reference: Subject, on queries: [PostQuery]) async throws {
+        for query in queries {
+            let expected = try await reference.store.query(query)
+            let total = try await reference.store.query(query.withoutWindow).count
+            for subject in subjects {
+                let answer = try await subject.store.query(query)
+                #expect(
+                    answer == expected,
+                    "query \(query) answered \(answer.map(\.id)) by \(subject.name), \(expected.map(\.id)) by \(reference.name)"
+                )
+                // A page (what `poststore serve` reads) is the same window with the count of every match.
+                let page = try await subject.store.readPage(query)
+                #expect(page.posts == expected && page.total == total, "\(subject.name) page of \(query)")
+                #expect((page.revision != nil) == (subject.store is any PostPageReading), "\(subject.name) revision")
+            }
+        }
+        let expectedStates = try await reference.store.syncStates().map { Array($0.source.utf8) }
+        let expectedCount = try await reference.store.count()
+        for subject in subjects {
+            let states = try await subject.store.syncStates().map { Array($0.source.utf8) }
+            #expect(states == expectedStates, "sync states of \(subject.name) differ: \(states)")
+            #expect(try await subject.store.count() == expectedCount, "\(subject.name) count")
         }
     }
 
@@ -172,5 +224,18 @@ extension Array {
         var result: [T] = []
         for element in self { result.append(try await transform(element)) }
         return result
+    }
+}
+
+extension Post {
+    /// Whether the title or the body holds a NUL character.
+    var holdsNUL: Bool { title.utf8.contains(0) || body.utf8.contains(0) }
+
+    /// The post without its NUL characters.
+    var withoutNULs: Post {
+        var post = self
+        post.title.unicodeScalars.removeAll { $0 == "\0" }
+        post.body.unicodeScalars.removeAll { $0 == "\0" }
+        return post
     }
 }

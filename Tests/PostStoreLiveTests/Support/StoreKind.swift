@@ -207,6 +207,9 @@ extension StoreKind: ContractSubject {
         isPersistent ? try await storedFiles(in: directory) : nil
     }
 
+    /// The PostgreSQL engine's text cannot hold a NUL character; every other engine keeps any text.
+    var keepsNULCharacters: Bool { !isOnServer }
+
     func removeStores(at directory: TemporaryDirectory) async throws {
         if isOnServer { try await PostgresTestServer.dropSchema(schema(in: directory)) }
         guard isPersistent, !isOnServer else { return }
