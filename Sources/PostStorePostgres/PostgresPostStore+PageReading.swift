@@ -8,26 +8,34 @@ extension PostgresPostStore: PostPageReading {
     }
 
     /// The revision, the count of the query's matches and its window from one statement, so from one snapshot and
-    /// in one round trip (``PostgresQueryPlan/page(storeRevision:)``).
+    /// in one round trip (``PostgresQueryPlan/page(storeRevision:)``): prepared when there is no search and the
+    /// window holds at most ``PostgresSession/boundedRowCount`` posts (a server's pages), streamed otherwise.
     package func page(_ query: PostQuery) async throws -> PostPage {
         try query.validate()
         if query.ids?.isEmpty == true || query.userIds?.isEmpty == true {
             return PostPage(posts: [], total: 0, revision: try await revision())
         }
-        let statement = PostgresQueryPlan(query, posts: names.posts).page(storeRevision: names.storeRevision)
+        let plan = PostgresQueryPlan(query, posts: names.posts)
+        let statement = plan.page(storeRevision: names.storeRevision)
         return try await read { session in
             let rows = PostgresCollectedRows<(revision: String, total: Int, post: Post?)>()
-            try await session.forEachRow(statement) { row in
-                let (revision, total, id, userId, title, body) = try row.decode(
-                    (String, Int, Int?, Int?, String?, String?).self
-                )
-                let post = id.map { Post(userId: userId ?? 0, id: $0, title: title ?? "", body: body ?? "") }
-                rows.append((revision, total, post))
+            if !plan.searches, plan.windowIsAtMost(PostgresSession.boundedRowCount) {
+                for row in try await session.preparedRows(statement) { rows.append(try Self.pageRow(row)) }
+            } else {
+                try await session.forEachRow(statement) { row in rows.append(try Self.pageRow(row)) }
             }
             let all = rows.all
             guard let first = all.first else { throw PostgresSessionError.noRow }
             return PostPage(posts: all.compactMap(\.post), total: first.total, revision: first.revision)
         }
+    }
+
+    /// A row of a page: the revision, the total and a post, or no post for an empty window.
+    private static func pageRow(_ row: PostgresRow) throws -> (revision: String, total: Int, post: Post?) {
+        let (revision, total, id, userId, title, body) = try row.decode(
+            (String, Int, Int?, Int?, String?, String?).self
+        )
+        return (revision, total, id.map { Post(userId: userId ?? 0, id: $0, title: title ?? "", body: body ?? "") })
     }
 
     /// The revision as text: the store's id and its count of writes that changed posts.
@@ -39,9 +47,10 @@ extension PostgresPostStore: PostPageReading {
     }
 
     private func storedRevision(in session: PostgresSession) async throws -> String {
-        try await session.value(
-            "SELECT \(unescaped: Self.revisionExpression) FROM \(unescaped: names.storeRevision)",
-            as: String.self
+        let rows = try await session.preparedRows(
+            "SELECT \(unescaped: Self.revisionExpression) FROM \(unescaped: names.storeRevision)"
         )
+        guard let row = rows.first else { throw PostgresSessionError.noRow }
+        return try row.decode(String.self)
     }
 }

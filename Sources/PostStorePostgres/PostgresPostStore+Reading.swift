@@ -5,22 +5,32 @@ import PostgresNIO
 
 extension PostgresPostStore {
     public func post(id: Int) async throws -> Post? {
-        try await read { session in
-            try await session.rows(
-                "SELECT user_id, title, body FROM \(unescaped: names.posts) WHERE id = \(id)",
-                as: (Int, String, String).self
-            ).first.map { Post(userId: $0.0, id: id, title: $0.1, body: $0.2) }
+        let statement: PostgresQuery = "SELECT user_id, title, body FROM \(unescaped: names.posts) WHERE id = \(id)"
+        return try await read { session in
+            try await session.preparedRows(statement).first.map { row in
+                let (userId, title, body) = try row.decode((Int, String, String).self)
+                return Post(userId: userId, id: id, title: title, body: body)
+            }
         }
     }
 
-    /// Answers a query with one statement, its rows taken on the connection's event loop as they arrive, never
-    /// falling behind them (postgres-nio 1.33.2 stops the process when a connection closes under a reader that is
-    /// behind).
+    /// Answers a query with one statement. Without a search, the statement is prepared and its rows read at once
+    /// when the window holds at most ``PostgresSession/boundedRowCount`` posts, or asked for one more than that and
+    /// run again, streamed, when that many come; a search's SQL differs from one search to the next, and its rows
+    /// are streamed. Streamed rows are taken on the connection's event loop as they arrive, never falling behind
+    /// them (postgres-nio 1.33.2 stops the process when a connection closes under a reader that is behind).
     public func query(_ query: PostQuery) async throws -> [Post] {
         try query.validate()
         if query.ids?.isEmpty == true || query.userIds?.isEmpty == true { return [] }
-        let statement = PostgresQueryPlan(query, posts: names.posts).rows
-        return try await read { session in try await posts(statement, in: session) }
+        let plan = PostgresQueryPlan(query, posts: names.posts)
+        let bound = PostgresSession.boundedRowCount
+        return try await read { session in
+            if !plan.searches {
+                let rows = try await session.preparedRows(plan.rows(limitedTo: bound + 1))
+                if rows.count <= bound { return try rows.map(Self.post(in:)) }
+            }
+            return try await posts(plan.rows(), in: session)
+        }
     }
 
     /// Every post a statement of `id, user_id, title, body` selects, in its order.

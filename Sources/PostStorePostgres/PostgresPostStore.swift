@@ -66,6 +66,8 @@ public final class PostgresPostStore: Sendable, ServerStore {
     private let runningClient: Task<Void, Never>?
     /// The first call's check of the schema, shared by the calls that wait for it.
     private let preparation = Mutex<Task<Void, any Error>?>(nil)
+    /// Whether the check succeeded, so that later calls need not await it.
+    private let isPrepared = Atomic(false)
     /// The turns of this instance's writes.
     private let writeTurns = WriteTurns()
     /// The watcher this store's observers share.
@@ -243,6 +245,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
     /// Checks, creates or upgrades the schema once, before the first call; a failed check is tried again by the
     /// next call.
     func prepared() async throws {
+        if isPrepared.load(ordering: .acquiring) { return }
         let task = preparation.withLock { task in
             if let task { return task }
             let started = Task { try await prepare() }
@@ -251,6 +254,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
         }
         do {
             try await task.value
+            isPrepared.store(true, ordering: .releasing)
         } catch {
             preparation.withLock { if $0 == task { $0 = nil } }
             throw error

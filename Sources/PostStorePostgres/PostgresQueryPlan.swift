@@ -14,10 +14,13 @@ struct PostgresQueryPlan {
     private let conditions: String
     /// The order, after `ORDER BY`.
     private let order: String
-    /// The window, `LIMIT … OFFSET …`, or empty.
-    private let window: String
-    /// The values the conditions and the window name as `$1`, `$2`, ….
+    /// The values the conditions name as `$1`, `$2`, …; the window's two follow them.
     private let binds: PostgresBindings
+    /// The window: at most `limit` posts (`nil`: all) after the first `offset`.
+    private let limit: Int?
+    private let offset: Int
+    /// Whether the query has a search, whose terms make the SQL differ from one search to the next.
+    let searches: Bool
     /// The posts table, qualified.
     private let posts: String
 
@@ -49,18 +52,35 @@ struct PostgresQueryPlan {
             case .user: "user_id, id"
             case .userDescending: "user_id DESC, id"
             }
-        var window = ""
-        if let limit = query.limit { window += " LIMIT \(bind(limit))" }
-        if query.offset > 0 { window += " OFFSET \(bind(query.offset))" }
-        self.window = window
+        limit = query.limit
+        offset = query.offset
+        searches = !TextSearch(query.search).isEmpty
         self.binds = binds
     }
 
-    /// The query's posts, as rows of `id, user_id, title, body`, sorted and windowed.
-    var rows: PostgresQuery {
-        PostgresQuery(
-            unsafeSQL: "SELECT id, user_id, title, body FROM \(posts) WHERE \(conditions) ORDER BY \(order)\(window)",
-            binds: binds
+    /// `LIMIT $n OFFSET $m` after the conditions' values, and the values with the window's appended: the same SQL
+    /// for every window, so that a prepared statement serves them all.
+    private func window(limitedTo cap: Int?) -> (sql: String, binds: PostgresBindings) {
+        var binds = binds
+        let limit = [limit, cap].compactMap { $0 }.min()
+        binds.append(limit)
+        binds.append(offset)
+        return (" LIMIT $\(binds.count - 1) OFFSET $\(binds.count)", binds)
+    }
+
+    /// Whether the query's window holds at most `count` posts.
+    func windowIsAtMost(_ count: Int) -> Bool {
+        limit.map { $0 <= count } ?? false
+    }
+
+    /// The query's posts, as rows of `id, user_id, title, body`, sorted and windowed; with `cap`, at most that many
+    /// of the window's.
+    func rows(limitedTo cap: Int? = nil) -> PostgresQuery {
+        let window = window(limitedTo: cap)
+        return PostgresQuery(
+            unsafeSQL:
+                "SELECT id, user_id, title, body FROM \(posts) WHERE \(conditions) ORDER BY \(order)\(window.sql)",
+            binds: window.binds
         )
     }
 
@@ -70,17 +90,18 @@ struct PostgresQueryPlan {
     ///
     /// - Parameter storeRevision: The store's `store_revision` table, qualified.
     func page(storeRevision: String) -> PostgresQuery {
-        PostgresQuery(
+        let window = window(limitedTo: nil)
+        return PostgresQuery(
             unsafeSQL: """
                 SELECT \(PostgresPostStore.revisionExpression), matched.total, p.id, p.user_id, p.title, p.body
                 FROM \(storeRevision)
                 CROSS JOIN (SELECT count(*) AS total FROM \(posts) WHERE \(conditions)) matched
                 LEFT JOIN LATERAL (
-                    SELECT id, user_id, title, body FROM \(posts) WHERE \(conditions) ORDER BY \(order)\(window)
+                    SELECT id, user_id, title, body FROM \(posts) WHERE \(conditions) ORDER BY \(order)\(window.sql)
                 ) p ON true
                 ORDER BY \(order.split(separator: ", ").map { "p." + $0 }.joined(separator: ", "))
                 """,
-            binds: binds
+            binds: window.binds
         )
     }
 

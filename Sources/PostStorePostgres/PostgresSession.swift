@@ -68,6 +68,27 @@ struct PostgresSession {
         }
     }
 
+    /// The most rows a result read through ``preparedRows(_:)`` may have: postgres-nio's row sequence asks the
+    /// server for more until its reader holds 256 rows unread, so a result of at most that many never waits for its
+    /// reader, and cannot meet the trap of a connection closing under a reader that is behind (see
+    /// ``forEachRow(_:_:)``).
+    static let boundedRowCount = 256
+
+    /// Runs a statement as a named prepared statement (``PostgresNamedStatement``) and returns its rows: for
+    /// statements the store runs often whose result has at most ``boundedRowCount`` rows (a `LIMIT` says so).
+    func preparedRows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try watchdog.extend()
+        try checkOpen()
+        return try await watchdog.guarding { [connection, logger, watchdog] in
+            var rows: [PostgresRow] = []
+            for try await row in try await PostgresNamedStatement.run(query, on: connection, logger: logger) {
+                try watchdog.extend()
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+
     /// Throws ``PostgresSessionError/connectionClosed`` when the connection is closed.
     private func checkOpen() throws {
         if connection.isClosed { throw PostgresSessionError.connectionClosed }

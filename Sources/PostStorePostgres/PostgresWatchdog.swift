@@ -4,6 +4,10 @@ import Synchronization
 /// Closes a connection when no statement of the call has made progress within the limit, and refuses statements
 /// after that; a statement awaited through ``guarding(_:)`` is given up then even if PostgresNIO never answers it,
 /// or as soon as its connection is seen closed at two looks in a row (a second apart).
+///
+/// A session's watchdog has no task of its own (a call would pay for starting and cancelling one): the process's
+/// ``PostgresWatchdogPatrol`` looks at every live watchdog once a second, so a connection is closed within a second
+/// after its deadline.
 final class PostgresWatchdog: Sendable {
     private struct State {
         /// When the connection is closed unless a statement makes progress first; `nil` once it was closed.
@@ -16,48 +20,49 @@ final class PostgresWatchdog: Sendable {
 
     /// What the watchdog does after a look at the state.
     private enum Verdict {
-        /// Wait until the deadline, or the next look at the connection.
-        case wait(ContinuousClock.Instant)
+        /// Nothing to do until the next look.
+        case wait
         /// Nothing came within the limit: close the connection and fail the awaited statement.
         case close((any AbandonableStatementWaiter)?)
         /// The connection closed under an awaited statement that PostgresNIO did not fail: fail it.
         case abandon(any AbandonableStatementWaiter)
     }
 
-    /// How often the watchdog looks at the connection (a session lasts a call: most never see the first look).
-    private static let lookInterval = Duration.seconds(1)
+    /// The patrol of every session's watchdog in this process.
+    static let patrol = PostgresWatchdogPatrol()
 
     private let limit: Duration
+    private let connection: PostgresConnection
     private let state: Mutex<State>
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     init(limit: Duration, connection: PostgresConnection) {
         self.limit = limit
+        self.connection = connection
         state = Mutex(State(due: .now + limit))
-        let started = Task { [self] in
-            while !Task.isCancelled {
-                switch self.look(isClosed: connection.isClosed) {
-                case .close(let waiter):
-                    try? await connection.close()
-                    waiter?.fail(PostgresSessionError.stoppedAnswering)
-                    return
-                case .abandon(let waiter):
-                    waiter.fail(PostgresSessionError.connectionLost)
-                case .wait(let until):
-                    try? await Task.sleep(until: until, clock: .continuous)
-                }
-            }
+        Self.patrol.add(self)
+    }
+
+    /// Looks at the connection once, for the patrol: closes it when its deadline has passed, and fails a statement
+    /// it sees closed under it at two looks in a row.
+    func look() async {
+        switch look(isClosed: connection.isClosed) {
+        case .close(let waiter):
+            Self.patrol.remove(self)
+            try? await connection.close()
+            waiter?.fail(PostgresSessionError.stoppedAnswering)
+        case .abandon(let waiter):
+            waiter.fail(PostgresSessionError.connectionLost)
+        case .wait:
+            break
         }
-        task.withLock { $0 = started }
     }
 
     /// Decides what to do now. A statement whose connection is closed at two looks in a row is failed: PostgresNIO
     /// fails one it has sent when the connection closes, but not one that reached the connection as it closed.
     private func look(isClosed: Bool) -> Verdict {
         state.withLock { state in
-            let now = ContinuousClock.now
-            guard let due = state.due else { return .wait(now + Self.lookInterval) }
-            if now >= due {
+            guard let due = state.due else { return .wait }
+            if ContinuousClock.now >= due {
                 state.due = nil
                 defer { state.waiter = nil }
                 return .close(state.waiter)
@@ -67,7 +72,7 @@ final class PostgresWatchdog: Sendable {
                 return .abandon(waiter)
             }
             state.sawClosed = isClosed && state.waiter != nil
-            return .wait(min(due, now + Self.lookInterval))
+            return .wait
         }
     }
 
@@ -83,7 +88,8 @@ final class PostgresWatchdog: Sendable {
     ///
     /// The operation runs in a task of its own so that it can be left behind: PostgresNIO may never complete a
     /// statement whose connection closed as it was written. A task left behind ends when PostgresNIO answers, if
-    /// ever; it holds nothing of the store.
+    /// ever; it holds nothing of the store. The task starts at once on this thread (`Task.immediate`), so that the
+    /// statement is sent without waiting for another thread to pick the task up.
     func guarding<Value: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
@@ -98,7 +104,7 @@ final class PostgresWatchdog: Sendable {
                 waiter.fail(PostgresSessionError.stoppedAnswering)
                 return
             }
-            Task {
+            Task.immediate {
                 let result: Result<Value, any Error>
                 do {
                     result = .success(try await operation())
@@ -111,8 +117,50 @@ final class PostgresWatchdog: Sendable {
         }
     }
 
+    /// Ends the watch: the session is over.
     func stop() {
-        task.withLock { $0?.cancel() }
+        Self.patrol.remove(self)
+    }
+}
+
+/// Looks at every live session's watchdog once a second, from one task that runs while any is live.
+final class PostgresWatchdogPatrol: Sendable {
+    private struct State {
+        var watchdogs: [ObjectIdentifier: PostgresWatchdog] = [:]
+        var isPatrolling = false
+    }
+
+    /// How often the patrol looks (a session lasts a call: most never see a look).
+    static let lookInterval = Duration.seconds(1)
+
+    private let state = Mutex(State())
+
+    /// Watches a session's watchdog from now on; starts the patrol when it is not running.
+    func add(_ watchdog: PostgresWatchdog) {
+        let starts = state.withLock { state in
+            state.watchdogs[ObjectIdentifier(watchdog)] = watchdog
+            defer { state.isPatrolling = true }
+            return !state.isPatrolling
+        }
+        if starts { Task.detached { await self.patrol() } }
+    }
+
+    /// Stops watching a watchdog.
+    func remove(_ watchdog: PostgresWatchdog) {
+        _ = state.withLock { $0.watchdogs.removeValue(forKey: ObjectIdentifier(watchdog)) }
+    }
+
+    /// Looks at every watchdog once per interval, and ends once there is none to look at.
+    private func patrol() async {
+        while true {
+            try? await Task.sleep(for: Self.lookInterval)
+            let watchdogs = state.withLock { state in
+                if state.watchdogs.isEmpty { state.isPatrolling = false }
+                return Array(state.watchdogs.values)
+            }
+            if watchdogs.isEmpty { return }
+            for watchdog in watchdogs { await watchdog.look() }
+        }
     }
 }
 

@@ -11,8 +11,17 @@ struct PostgresResults {
     var figures: [Step: BenchmarkRun.Figure] = [:]
     /// The anchor's first sync with both indexes: its copy and index builds, added up run by run.
     var anchorWithIndexes = BenchmarkRun.Figure()
-    /// Query timings on the indexed store (``QueryMeasures``).
-    var queries: [String: Double] = [:]
+    /// Query timings on the indexed store (``QueryMeasures``), one set per run.
+    var queryRuns: [[String: Double]] = []
+    /// The median of each query timing over the runs.
+    var queries: [String: Double] {
+        var medians: [String: Double] = [:]
+        for key in Set(queryRuns.flatMap(\.keys)) {
+            let values = queryRuns.compactMap { $0[key] }.sorted()
+            medians[key] = values[values.count / 2]
+        }
+        return medians
+    }
     /// Rows of `posts` inserted, updated and deleted, as `pg_stat_user_tables` counts them.
     var rowsWrittenByFirstSync = 0
     var rowsWrittenByUnchangedResync = 0
@@ -31,7 +40,6 @@ extension BenchmarkRun {
         server: String,
         psql: Psql,
         changes: (removed: Int, edited: Int, added: Int),
-        measuresQueries: Bool,
         into results: inout PostgresResults
     ) throws {
         let prefix = "poststore_benchmarks_\(getpid())"
@@ -97,9 +105,7 @@ extension BenchmarkRun {
         )
         results.rowsWrittenByUnchangedResync =
             try psql.rowsWritten(schema: indexed, table: "posts") - results.rowsWrittenByFirstSync
-        if measuresQueries {
-            results.queries = try child(.queriesPostgres, store: store(indexed), changes: changeArgument).figures
-        }
+        results.queryRuns.append(try child(.queriesPostgres, store: store(indexed), changes: changeArgument).figures)
 
         time(
             .anchorChangedResync,

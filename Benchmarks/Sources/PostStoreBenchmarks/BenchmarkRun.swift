@@ -42,6 +42,14 @@ struct BenchmarkRun {
         let psql = options.postgres.map { Psql(url: $0, outputPath: folder + "/psql.out") }
         if psql != nil { try child(.postgresAnchorFiles, store: folder + "/unused", changes: changeArgument) }
         var postgres = PostgresResults()
+        if options.postgresOnly, let server = options.postgres, let psql {
+            for run in 1...options.runs {
+                FileHandle.standardError.write(Data("run \(run) of \(options.runs)\n".utf8))
+                try runPostgres(server: server, psql: psql, changes: changes, into: &postgres)
+            }
+            PostgresResultTable(posts: options.posts, fileMegabytes: fileMegabytes, results: postgres).print()
+            return
+        }
 
         // Stores the re-sync measures start from, made once.
         try child(.syncSQLite, store: folder + "/index.sqlite", changes: changeArgument)
@@ -108,7 +116,6 @@ struct BenchmarkRun {
                     server: server,
                     psql: psql,
                     changes: changes,
-                    measuresQueries: run == options.runs,
                     into: &postgres
                 )
             }

@@ -2,7 +2,7 @@ import Foundation
 import PostStore
 
 /// `swift run -c release --package-path Benchmarks poststore-benchmarks [--observation] [--posts N] [--runs R]
-/// [--poststore PATH] [--postgres URL]`:
+/// [--poststore PATH] [--postgres URL [--postgres-only]]`:
 /// measures PostStore against the C limit and its own targets side by side in one run, and prints one Markdown
 /// table (see `Benchmarks/README.md`); with `--observation`, the observation measures instead
 /// (``ObservationBenchmark``).
@@ -67,13 +67,19 @@ struct BenchmarkOptions {
     /// A PostgreSQL server for the PostgreSQL engine's measures (`postgres://USER@HOST:PORT/DB`, no query); they
     /// are skipped without one. The harness makes its own schemas there and drops them after.
     var postgres: String?
+    /// Whether to run the PostgreSQL measures alone (`--postgres-only`), without the file engines'.
+    var postgresOnly = false
 
     init(parsing arguments: [String]) throws {
         var remaining = arguments[...]
         let usage =
             "usage: poststore-benchmarks [--observation] [--posts N] [--runs R] [--idle-seconds S] [--poststore PATH] "
-            + "[--postgres URL]"
+            + "[--postgres URL [--postgres-only]]"
         while let flag = remaining.popFirst() {
+            if flag == "--postgres-only" {
+                postgresOnly = true
+                continue
+            }
             guard ["--posts", "--runs", "--idle-seconds", "--poststore", "--postgres"].contains(flag) else {
                 throw BenchmarkError("unknown option \(flag); \(usage)")
             }
@@ -102,5 +108,6 @@ struct BenchmarkOptions {
                 throw BenchmarkError("unknown option \(flag); \(usage)")
             }
         }
+        if postgresOnly, postgres == nil { throw BenchmarkError("--postgres-only needs --postgres URL; \(usage)") }
     }
 }

@@ -134,7 +134,9 @@ enum ChildMeasure: String, CaseIterable {
             let location = try PostgresStoreLocation(url: context.store)
             let store = PostgresPostStore(location: location, mode: .openExisting)
             var figures = try await QueryMeasures(store: store, measuresWholeResults: false).run()
-            figures["bareId"] = try await BareLookupMeasure.run(location: location, count: Int(figures["posts"] ?? 0))
+            let alone = try await PostgresNIOAloneMeasure.run(location: location, count: Int(figures["posts"] ?? 0))
+            figures["aloneId"] = alone["id"]
+            figures["aloneUser"] = alone["user"]
             return figures
         }
     }

@@ -64,9 +64,10 @@ struct PostgresResultTable {
             """
         )
         let queryRows: [(String, String, Double?)] = [
-            ("lookup by id", "id", 100),
-            ("the same lookup through postgres-nio alone (`PostgresClient.query`)", "bareId", nil),
-            ("filter by user, 10 results", "user", 200),
+            ("lookup by id", "id", 120),
+            ("the same lookup through postgres-nio alone (a prepared statement)", "aloneId", nil),
+            ("filter by user, 10 results", "user", 150),
+            ("the same filter through postgres-nio alone (a prepared statement)", "aloneUser", nil),
             ("search a rare term, \"zyzzyva\" (\(Int(results.queries["rareResults"] ?? 0)) results)", "rare", 5_000),
             (
                 "search a rare term of common trigrams, \"quokka\" "
