@@ -36,8 +36,8 @@ struct PostgresCommandTests {
         #expect(again.exitCode == 0 && again.output.contains("0 inserted, 0 updated, 30 unchanged"), "\(again)")
         #expect(try PostJSON.decode(query.standardOutput) == Self.posts.filter { $0.userId == 1 })
         #expect(info.output.contains("engine:         postgres"), "\(info)")
-        #expect(info.output.contains("schema version: 5") && info.output.contains("posts:          30"), "\(info)")
-        #expect(migrations.outputLines.allSatisfy { $0.hasPrefix("applied  ") } && migrations.outputLines.count == 5)
+        #expect(info.output.contains("schema version: 6") && info.output.contains("posts:          30"), "\(info)")
+        #expect(migrations.outputLines.allSatisfy { $0.hasPrefix("applied  ") } && migrations.outputLines.count == 6)
         #expect(verbose.exitCode == 0, "\(verbose)")
         for result in [first, again, query, info, migrations, verbose] {
             #expect(!(result.output + result.errorOutput).contains(Self.password), "\(result)")
@@ -59,6 +59,30 @@ struct PostgresCommandTests {
                 Self.password
             )
         )
+    }
+
+    @Test func aPostWithANULCharacterIsRefusedWholeWithOneLineAndExit65() async throws {
+        let sandbox = try Sandbox()
+        let store = try Self.storeURL()
+        try sandbox.write(Self.posts, to: "posts.json")
+        var changed = Self.posts
+        changed[0].title = "changed"
+        changed[17].body = "a NUL \u{0} inside"
+        try sandbox.write(changed, to: "nul.json")
+        try await sandbox.seed(changed, into: "json:nul-store.json")
+
+        let first = try await sandbox.run(["sync", "--from", "posts.json", "--store", store])
+        let refused = try await sandbox.run(["sync", "--from", "nul.json", "--store", store])
+        let copied = try await sandbox.run(["copy", "--from-store", "json:nul-store.json", "--to-store", store])
+        let query = try await sandbox.run(["query", "--store", store, "--format", "json"])
+
+        #expect(first.exitCode == 0, "\(first)")
+        for result in [refused, copied] {
+            #expect(result.exitCode == 65, "\(result)")
+            #expect(result.errorLines.count == 1 && result.errorOutput.contains("Post 18 "), "\(result)")
+            #expect(result.errorOutput.contains("NUL"), "\(result)")
+        }
+        #expect(try PostJSON.decode(query.standardOutput) == Self.posts, "nothing of either write was kept")
     }
 
     @Test func aRefusedPasswordIsOneLineAndExit77() async throws {
