@@ -14,10 +14,14 @@ Endpoints: a row (`/posts/ID`; datasette `/DB/posts/ID.json`), a user's page (`/
 `/DB/posts.json?user_id=N&_size=10`), a search page (`/posts?q=zyzzyva&_limit=10`; datasette
 `?body__contains=zyzzyva&_size=10`), and a conditional GET answered 304 (poststore only).
 
+With --runs R (default 1) every server is measured R times, the servers taking turns within each round, and the
+table gives each figure's median; each poststore row is also given against poststore over SQLite in the same run
+(throughput and p99), and the JSON store's peak memory against its file's size.
+
 Needs wrk (apt-get install wrk) and datasette (pip install 'datasette<0.66'); without datasette, --no-datasette
 measures poststore alone. Usage:
-  scripts/serve-benchmark.py [--poststore PATH] [--posts N] [--seconds S] [--connections C] [--postgres URL]
-                             [--no-datasette] [--pin]
+  scripts/serve-benchmark.py [--poststore PATH] [--posts N] [--seconds S] [--connections C] [--runs R]
+                             [--postgres URL] [--no-datasette] [--pin]
 """
 import argparse
 import json
@@ -128,18 +132,44 @@ def measure_datasette(args, sqlite_path, posts, rare_ids, rows):
     return measures
 
 
+def shown_name(name):
+    """A row's server and store, as the table shows it."""
+    if name.startswith("sqlite:"):
+        return "poststore serve, SQLite"
+    if name.startswith("json:"):
+        return "poststore serve, JSON file"
+    if name.startswith("postgres"):
+        return "poststore serve, PostgreSQL"
+    return name
+
+
+def medians(rounds):
+    """The rows of the first round, each figure (requests/s, p50, p99, memory) the median of its rounds'."""
+    def median(values):
+        values = sorted(values)
+        return values[len(values) // 2]
+    rows = []
+    for index, (name, measures, _) in enumerate(rounds[0]):
+        runs = [round_rows[index] for round_rows in rounds]
+        combined = {measure: tuple(median([run[1][measure][field] for run in runs]) for field in range(3))
+                    for measure in measures}
+        rows.append((name, combined, median([run[2] for run in runs])))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description="Measure poststore serve against datasette under wrk.")
     parser.add_argument("--poststore", help="the release poststore to serve with (default: build one)")
     parser.add_argument("--posts", type=int, default=100_000, help="posts in each store (default: %(default)s)")
     parser.add_argument("--seconds", type=int, default=10, help="seconds of load per measure (default: %(default)s)")
     parser.add_argument("--connections", type=int, default=16, help="wrk's connections (default: %(default)s)")
+    parser.add_argument("--runs", type=int, default=1, help="rounds of every measure; medians (default: %(default)s)")
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a throwaway cluster)")
     parser.add_argument("--no-datasette", action="store_true", help="measure poststore alone")
     parser.add_argument("--pin", action="store_true", help="the server on core 0, wrk on core 1")
     args = parser.parse_args()
-    if args.posts < 1000 or args.seconds < 1 or args.connections < 1:
-        parser.error("--posts must be at least 1000, --seconds and --connections at least 1")
+    if args.posts < 1000 or args.seconds < 1 or args.connections < 1 or args.runs < 1:
+        parser.error("--posts must be at least 1000, --seconds, --connections and --runs at least 1")
     for tool, hint in [("wrk", "apt-get install wrk")] + ([("taskset", "apt-get install util-linux")] if args.pin else []) + (
         [] if args.no_datasette else [("datasette", "pip install 'datasette<0.66'")]
     ):
@@ -168,24 +198,36 @@ def main():
         split = "wrk on core 1, each server on core 0" if args.pin else "wrk and each server sharing both cores"
         print(f"{args.posts} posts ({len(rare_ids)} with \"{RARE}\"), wrk -t1 -c{args.connections} -d{args.seconds}s, "
               f"{split}", file=sys.stderr)
-        rows = []
-        peer = None if args.no_datasette else measure_datasette(args, folder / "served.sqlite", args.posts,
-                                                                  rare_ids, rows)
-        for store in stores:
-            measure_poststore(args, binary, store, args.posts, rare_ids, rows)
-        print("| server, store | measure | requests/s | p50 ms | p99 ms | vs datasette (throughput; p99) | peak memory |")
-        print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
-        for name, measures, memory in rows:
-            shown = name if not name.startswith("postgres") else "poststore serve, PostgreSQL"
-            if name.startswith("sqlite:"):
-                shown = "poststore serve, SQLite"
-            elif name.startswith("json:"):
-                shown = "poststore serve, JSON file"
+        rounds = []
+        for run in range(args.runs):
+            print(f"round {run + 1} of {args.runs}", file=sys.stderr)
+            rows = []
+            if not args.no_datasette:
+                measure_datasette(args, folder / "served.sqlite", args.posts, rare_ids, rows)
+            for store in stores:
+                measure_poststore(args, binary, store, args.posts, rare_ids, rows)
+            rounds.append(rows)
+        rows = medians(rounds)
+        named = {shown_name(name): (measures, memory) for name, measures, memory in rows}
+        peer = named.get("datasette (SQLite)", (None, 0))[0]
+        sqlite = named["poststore serve, SQLite"][0]
+        print("| server, store | measure | requests/s | p50 ms | p99 ms | vs datasette (throughput; p99) "
+              "| vs poststore SQLite (throughput; p99) | peak memory |")
+        print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for name, (measures, memory) in named.items():
             for measure, (rate, p50, p99) in measures.items():
                 versus = ""
                 if peer and measure in peer and not name.startswith("datasette"):
                     versus = f"{rate / peer[measure][0]:.1f}×; {p99 / peer[measure][2]:.3f}"
-                print(f"| {shown} | {measure} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {versus} | {memory:.0f} MiB |")
+                versus_sqlite = ""
+                if name.startswith("poststore") and name != "poststore serve, SQLite":
+                    versus_sqlite = f"{rate / sqlite[measure][0]:.2f}×; {p99 / sqlite[measure][2]:.2f}"
+                print(f"| {name} | {measure} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {versus} | {versus_sqlite} "
+                      f"| {memory:.0f} MiB |")
+        json_memory = named["poststore serve, JSON file"][1]
+        file_mib = (folder / "served.json").stat().st_size / 1_048_576
+        print(f"\nThe JSON store's file: {file_mib:.0f} MiB; its server's peak memory {json_memory:.0f} MiB, "
+              f"{json_memory / file_mib:.2f}× the file (target ≤ 2×).")
         return 0
     except SetupError as error:
         print(f"serve-benchmark.py: {error}", file=sys.stderr)
