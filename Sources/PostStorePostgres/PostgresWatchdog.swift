@@ -104,7 +104,7 @@ final class PostgresWatchdog: Sendable {
                 waiter.fail(PostgresSessionError.stoppedAnswering)
                 return
             }
-            Task.immediate {
+            let answer: @Sendable () async -> Void = { [self] in
                 let result: Result<Value, any Error>
                 do {
                     result = .success(try await operation())
@@ -113,6 +113,12 @@ final class PostgresWatchdog: Sendable {
                 }
                 state.withLock { if $0.waiter === waiter { $0.waiter = nil } }
                 waiter.resume(with: result)
+            }
+            // Apple's systems have `Task.immediate` from their 2025 releases on.
+            if #available(macOS 26, iOS 26, tvOS 26, visionOS 26, *) {
+                Task.immediate { await answer() }
+            } else {
+                Task { await answer() }
             }
         }
     }
