@@ -29,6 +29,10 @@
 ///   ``PostStoreError/Code/tooManyDeletions`` (the stored posts counted under the write lock).
 /// - **Pruning.** With ``PostChangeSet/prune``, every stored post not upserted is deleted in the same step, chosen
 ///   under the write lock, so two writers never mix their sets.
+/// - **Required posts.** A change set's ``PostChangeSet/requiredPosts`` are checked under the write lock before
+///   anything is written: a stored post that differs from its requirement (or one there that must be absent, or
+///   one gone that must be there) refuses the whole change set with ``PostStoreError/Code/postChanged``, whichever
+///   process or machine wrote it.
 /// - **Previews.** ``preview(_:)`` returns what ``apply(_:)`` would return, and writes nothing.
 /// - **One write entry point.** An engine implements ``apply(_:)`` (it has no default, so the compiler holds every
 ///   engine to it) and gets the other overloads from this protocol's default implementations:

@@ -17,6 +17,7 @@ public enum PostStoreContract {
         .canonicallyEquivalentTextIsAnUpdate,
         .aBatchWithARepeatedIdIsRefusedWhole,
         .aChangeSetThatUpsertsAndDeletesOneIdIsRefusedWhole,
+        .aWriteOfPostsAsReadIsRefusedOnceAnotherWriterChangedThem,
         .applyWritesPostsDeletionsAndSyncStateTogether,
         // Reading and deleting
         .everyKindOfTextRoundTripsExactly,

@@ -28,6 +28,15 @@ extension PostgresPostStore: PostStoreProtocol {
             if let source = changes.syncState?.source, changes.requiredChangeToken != nil {
                 try changes.checkRequiredChangeToken(stored: try await storedChangeToken(for: source, in: session))
             }
+            if !changes.requiredPosts.isEmpty {
+                let ids = changes.requiredPosts.map(\.id)
+                let stored = try await posts(
+                    "SELECT id, user_id, title, body FROM \(unescaped: names.posts) WHERE id = ANY(\(ids))",
+                    in: session
+                )
+                let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                try changes.checkRequiredPosts { byId[$0] }
+            }
             let history = try await storedChangeHistory(in: session)
             let (summary, overwritten) = try await perform(
                 changes,

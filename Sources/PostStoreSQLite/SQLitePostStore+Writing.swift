@@ -27,6 +27,7 @@ extension SQLitePostStore {
             if let source = changes.syncState?.source, changes.requiredChangeToken != nil {
                 try changes.checkRequiredChangeToken(stored: try storedChangeToken(for: source))
             }
+            try changes.checkRequiredPosts { id in try storedPost(id: id) }
             var reader = try upserts.makeReader()
             let history = try storedChangeHistory()
             let (summary, overwritten) = try perform(

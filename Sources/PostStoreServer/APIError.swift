@@ -28,6 +28,9 @@ struct APIError: Error, Sendable {
             APIError(.badRequest, error.message)
         case .storeBusy, .storeUnavailable:
             APIError(.serviceUnavailable, error.message)
+        case .postChanged:
+            // Another process wrote the post between each of five reads and the write that followed it.
+            APIError(.conflict, "\(error.message) Other writers kept changing it; try again.")
         case .storeNotFound:
             // The file served was deleted or moved: this server cannot serve it until it opens what is there now.
             APIError(.serviceUnavailable, "\(error.message) Restart the server to serve the store now at that place.")

@@ -317,7 +317,7 @@ struct PostAPI: Sendable {
     private func create(_ request: APIRequest) async throws -> APIResponse {
         try Self.refuseParameters(request)
         let fields = try PostWriteFields(json: request.body)
-        return try await writeTurns.inTurn {
+        return try await readCheckWrite {
             let id: Int
             if let given = fields.id {
                 if let stored = try await store.post(id: given) {
@@ -331,7 +331,9 @@ struct PostAPI: Sendable {
                 id = last + 1
             }
             let post = try fields.post(id: id)
-            try await store.upsert([post])
+            var changes = PostChangeSet(upserts: [post])
+            changes.requiredPosts = [.absent(id: id)]
+            try await store.apply(changes)
             watcher.storeDidChange()
             var headers = HTTPFields()
             headers[.location] = "\(request.origin)/posts/\(id)"
@@ -343,14 +345,16 @@ struct PostAPI: Sendable {
     private func update(_ id: Int, _ request: APIRequest) async throws -> APIResponse {
         try Self.refuseParameters(request)
         let fields = try PostWriteFields(json: request.body)
-        return try await writeTurns.inTurn {
+        return try await readCheckWrite {
             let stored = try await store.post(id: id)
             try Self.checkPreconditions(of: request, on: id, stored: stored)
             guard let stored else {
                 throw APIError(.notFound, "There is no post \(id); POST /posts creates one.")
             }
             let post = request.method == .patch ? try fields.patching(stored) : try fields.post(id: id)
-            try await store.upsert([post])
+            var changes = PostChangeSet(upserts: [post])
+            changes.requiredPosts = [.stored(stored)]
+            try await store.apply(changes)
             watcher.storeDidChange()
             var headers = HTTPFields()
             headers[.eTag] = EntityTag.tag(of: post)
@@ -360,13 +364,34 @@ struct PostAPI: Sendable {
 
     private func delete(_ id: Int, _ request: APIRequest) async throws -> APIResponse {
         try Self.refuseParameters(request)
-        let deleted = try await writeTurns.inTurn {
-            try Self.checkPreconditions(of: request, on: id, stored: try await store.post(id: id))
-            return try await store.delete(ids: [id])
+        let deleted = try await readCheckWrite {
+            let stored = try await store.post(id: id)
+            try Self.checkPreconditions(of: request, on: id, stored: stored)
+            guard let stored else { return 0 }
+            var changes = PostChangeSet(deletions: [id])
+            changes.requiredPosts = [.stored(stored)]
+            return try await store.apply(changes).deleted
         }
         watcher.storeDidChange()
         guard deleted > 0 else { throw APIError(.notFound, "There is no post \(id).") }
         return APIResponse(status: .ok, json: Array("{}".utf8))
+    }
+
+    /// Runs a read, its checks and its write in this server's turn, and again (at most five times in all) while the
+    /// store finds the post read changed by another process before the write (``PostChangeSet/requiredPosts``):
+    /// each time from a new read, so that a request whose `If-Match` no longer holds gets its `412`, and one
+    /// without is applied to the post as it is now. Never two writes from one read: no update is lost.
+    private func readCheckWrite<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        try await writeTurns.inTurn {
+            var attempt = 1
+            while true {
+                do {
+                    return try await body()
+                } catch let error as PostStoreError where error.code == .postChanged && attempt < 5 {
+                    attempt += 1
+                }
+            }
+        }
     }
 
     /// Refuses a write whose `If-Match` names no version of the post as it is (or `*` while there is none), or

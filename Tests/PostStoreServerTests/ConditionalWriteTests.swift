@@ -78,4 +78,58 @@ import Testing
         )
         #expect(created.status == .created && created.headers[.eTag] != nil)
     }
+
+    /// A request to a server over a racing store: another process writes after the server's read.
+    private func send(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        _ headers: HTTPFields = [:],
+        _ json: String = "",
+        over store: RacingStore
+    ) async -> APIResponse {
+        let api = PostAPI(store: store, allowsWrites: true, maximumLimit: 100)
+        return await api.respond(to: APIRequest(method: method, path: path, headers: headers, body: Array(json.utf8)))
+    }
+
+    @Test(arguments: [HTTPRequest.Method.put, .patch, .delete])
+    func anotherProcesssWriteBetweenTheReadAndTheWriteIsNeverLost(method: HTTPRequest.Method) async throws {
+        let posts = SamplePosts.make(count: 5)
+        let theirs = Post(userId: 7, id: 2, title: "another server's", body: "write")
+        let tag = EntityTag.tag(of: posts[1])
+        let store = RacingStore(posts: posts) { try await $0.upsert([theirs]) }
+        let json = method == .delete ? "" : method == .put ? edit : #"{"title": "mine"}"#
+
+        let answer = await send(method, "/posts/2", [.ifMatch: tag], json, over: store)
+
+        #expect(answer.status == .preconditionFailed, "the tag read no longer holds: \(answer.status)")
+        #expect(answer.headers[.eTag] == EntityTag.tag(of: theirs))
+        #expect(try await store.post(id: 2) == theirs, "the other write stands")
+    }
+
+    @Test func aPatchWithoutAConditionIsAppliedToThePostAsItIsNow() async throws {
+        let posts = SamplePosts.make(count: 5)
+        let theirs = Post(userId: 7, id: 2, title: "another server's", body: "their body")
+        let store = RacingStore(posts: posts) { try await $0.upsert([theirs]) }
+
+        let answer = await send(.patch, "/posts/2", [:], #"{"title": "mine"}"#, over: store)
+
+        #expect(answer.status == .ok)
+        #expect(try await store.post(id: 2) == Post(userId: 7, id: 2, title: "mine", body: "their body"))
+    }
+
+    @Test func twoCreatesNeverTakeOneId() async throws {
+        let posts = SamplePosts.make(count: 5)
+        let theirs = Post(userId: 7, id: 6, title: "another server's", body: "new post")
+        let given = RacingStore(posts: posts) { try await $0.upsert([theirs]) }
+        let created = #"{"id": 6, "userId": 1, "title": "mine", "body": "b"}"#
+        #expect(await send(.post, "/posts", [:], created, over: given).status == .conflict)
+        #expect(try await given.post(id: 6) == theirs)
+
+        // Without an id, the server takes the next one: when another server took it first, the one after.
+        let next = RacingStore(posts: posts) { try await $0.upsert([theirs]) }
+        let answer = await send(.post, "/posts", [:], #"{"userId": 1, "title": "mine", "body": "b"}"#, over: next)
+        #expect(answer.status == .created && answer.headers[.location]?.hasSuffix("/posts/7") == true)
+        #expect(try await next.post(id: 6) == theirs)
+        #expect(try await next.post(id: 7)?.title == "mine")
+    }
 }

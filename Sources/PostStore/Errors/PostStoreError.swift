@@ -23,7 +23,7 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
             case storeNotFound, corruptStore, unsupportedVersion, migrationMismatch, ioFailure, storeBusy
             case constraintViolation, tooManyDeletions, invalidQuery, invalidArgument, invalidData
             case sourceNotFound, sourceUnavailable, missingDependency, storeUnavailable, accessDenied, mustRefetch
-            case checkpointMoved
+            case checkpointMoved, postChanged
         }
 
         private let value: Value
@@ -73,6 +73,9 @@ public struct PostStoreError: Error, Sendable, CustomStringConvertible {
         /// same source committed first, or a write changed posts); nothing was written. ``SyncService`` reads the
         /// checkpoint again and goes on from it.
         public static let checkpointMoved = Code(.checkpointMoved)
+        /// A write found a post it requires (``PostChangeSet/requiredPosts``) changed since it was read: another
+        /// writer came first; nothing was written. Read the post again, and decide again.
+        public static let postChanged = Code(.postChanged)
         /// A `DependencyStore` (`PostStoreContainer`) has nothing registered for a type it was asked for (the message names the type
         /// and what is registered), or its factories depend on each other in a cycle.
         public static let missingDependency = Code(.missingDependency)

@@ -37,6 +37,12 @@ public struct PostChangeSet: Sendable, Hashable {
     /// ``PostStoreError/Code/checkpointMoved`` and writes nothing.
     public var requiredChangeToken: ChangeToken?
 
+    /// The posts the store must hold as given for the change set to be written, checked under the store's write
+    /// lock before anything is: an edit made from a post read earlier (a server's `If-Match`) must not overwrite a
+    /// change another process made since. Empty (the default) checks nothing. When a stored post differs from its
+    /// requirement, the store throws ``PostStoreError/Code/postChanged`` and writes nothing.
+    public var requiredPosts: [RequiredPost] = []
+
     /// Creates a change set.
     ///
     /// - Parameters:
@@ -143,10 +149,6 @@ public struct PostChangeSet: Sendable, Hashable {
         return deleted
     }
 
-    /// Checks the rule every engine enforces before it writes anything.
-    ///
-    /// - Throws: ``PostStoreError/Code/constraintViolation`` naming the first id that appears twice among the
-    ///   upserts, or that is both upserted and deleted.
     /// Refuses the change set when the saved sync state of its source no longer holds ``requiredChangeToken``.
     ///
     /// - Parameter stored: The change token of the saved state of ``syncState``'s source, read under the write
@@ -162,6 +164,30 @@ public struct PostChangeSet: Sendable, Hashable {
         )
     }
 
+    /// Refuses the change set when a post the store holds is not as ``requiredPosts`` requires.
+    ///
+    /// - Parameter stored: Reads the post the store holds for an id (`nil`: none), under the write lock.
+    /// - Throws: ``PostStoreError/Code/postChanged`` naming the post; what `stored` throws.
+    public func checkRequiredPosts(stored: (Int) throws -> Post?) throws {
+        for required in requiredPosts {
+            let post = try stored(required.id)
+            guard post != required.post else { continue }
+            throw PostStoreError(
+                .postChanged,
+                post == nil
+                    ? "Post \(required.id) was deleted since it was read; nothing was written."
+                    : required.post == nil
+                        ? "Post \(required.id) was written since it was found missing; nothing was written."
+                        : "Post \(required.id) changed since it was read (another writer came first); nothing was "
+                            + "written."
+            )
+        }
+    }
+
+    /// Checks the rule every engine enforces before it writes anything.
+    ///
+    /// - Throws: ``PostStoreError/Code/constraintViolation`` naming the first id that appears twice among the
+    ///   upserts, or that is both upserted and deleted.
     public func validate() throws(PostStoreError) {
         var seen = Set<Int>(minimumCapacity: upserts.count)
         for (position, post) in upserts.enumerated() {

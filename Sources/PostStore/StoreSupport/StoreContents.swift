@@ -31,6 +31,7 @@ package struct StoreContents: Sendable, Equatable {
         try changes.checkRequiredChangeToken(
             stored: changes.syncState.flatMap { syncState(for: $0.source)?.changeToken }
         )
+        try changes.checkRequiredPosts { posts[$0] }
         let deleted = try changes.deletedIds(
             storedCount: posts.count,
             storedIds: { Array(posts.keys) },

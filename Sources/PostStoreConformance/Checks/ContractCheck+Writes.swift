@@ -81,6 +81,44 @@ extension ContractCheck {
         _ = try await expectRefusedWhole(.constraintViolation, by: store) { _ = try await store.apply(changes) }
     }
 
+    /// A change set requiring posts as they were read is written while they are, and refused whole with postChanged
+    /// once another writer (another instance, where the subject opens one) changed, deleted or created one.
+    static let aWriteOfPostsAsReadIsRefusedOnceAnotherWriterChangedThem = ContractCheck(
+        "aWriteOfPostsAsReadIsRefusedOnceAnotherWriterChangedThem",
+        "A change set requiring posts as they were read is written while they are, and refused whole with "
+            + "postChanged once another writer changed, deleted or created one."
+    ) { store, run async throws in
+        _ = try await store.upsert(SamplePosts.make(count: 3))
+        let other = try await run.secondInstance(orSame: store, for: "the other writer as another process")
+        let read = try #require(try await store.post(id: 2))
+        var edited = read
+        edited.title = "edited from the post as read"
+        var changes = PostChangeSet(upserts: [edited])
+        changes.requiredPosts = [.stored(read), .absent(id: 9)]
+        #expect(try await store.apply(changes) == WriteSummary(updated: 1), "written while the posts are as read")
+
+        var theirs = edited
+        theirs.body = "the other writer's body"
+        _ = try await other.upsert([theirs])
+        var mine = edited
+        mine.title = "edited again from a stale read"
+        changes = PostChangeSet(upserts: [mine], deletions: [1])
+        changes.requiredPosts = [.stored(edited)]
+        let changed = try await expectRefusedWhole(.postChanged, by: store) { _ = try await store.apply(changes) }
+        #expect(changed?.message.contains("Post 2 ") == true, "\(String(describing: changed))")
+
+        _ = try await other.delete(ids: [3])
+        changes = PostChangeSet(deletions: [3])
+        changes.requiredPosts = [.stored(SamplePosts.make(count: 1, firstId: 3)[0])]
+        _ = try await expectRefusedWhole(.postChanged, by: store) { _ = try await store.apply(changes) }
+
+        _ = try await other.upsert([Post(userId: 1, id: 9, title: "created", body: "by the other writer")])
+        changes = PostChangeSet(upserts: [Post(userId: 1, id: 9, title: "mine", body: "b")])
+        changes.requiredPosts = [.absent(id: 9)]
+        _ = try await expectRefusedWhole(.postChanged, by: store) { _ = try await store.apply(changes) }
+        #expect(try await store.post(id: 9)?.title == "created")
+    }
+
     /// A change set writes its upserts, its deletions and its sync state together; only held ids count as deleted.
     static let applyWritesPostsDeletionsAndSyncStateTogether = ContractCheck(
         "applyWritesPostsDeletionsAndSyncStateTogether",
