@@ -27,7 +27,7 @@ Checks:
     at the end; every HTTP answer is what the request allows (a read 200, or 304 to a conditional one; a PUT 200 or
     412; never a 5xx, another status or a socket error);
   * every list answer is ONE committed state: the page's ids are exactly the window of the range asked for, every
-    post is byte-for-byte (as JSON) that range's v1 or every post its v2, `X-Total-Count` is the range's size;
+    post is (as parsed JSON) exactly that range's v1 or every post its v2, `X-Total-Count` is the range's size;
     `/posts/ID` is that post's v1 or v2; and it is not older than what was committed before the request: the
     version a completed sync wrote, unless the range's next sync may have committed meanwhile (a stale read);
   * ETags: one tag of one request (on any server) always comes with one body; a `304` carries the tag it was asked
@@ -49,11 +49,12 @@ schema `pgsoak_<pid>_<unix time>`, dropped at the end unless a check failed, the
 dumped with pg_dump into the work folder before the cluster stops). psql (from PATH, else where postgres.sh finds
 the server) reads the schema.
 
-Prints: the processes, the counts (syncs completed, pages and posts served, 304s, PUTs succeeded and 412
-conflicts, copies completed), p50/p99/max latency per kind of command and request, and the failed checks. Exits 0
-when every check passed, 1 if one failed (the work folder is kept: the servers' logs, each failure's answer), 2 on
-a setup error, 130 on Ctrl-C or SIGTERM. The data and each thread's choices are deterministic for a given --seed;
-the interleaving is not. Standard library only.
+Prints: the processes, p50/p99/max latency per kind of command and request, the counts (syncs and copies
+completed, pages, whole ranges and posts served, 304s, PUTs succeeded and 412 conflicts, counters read on another
+server than their last PUT's, each counter's successful PUTs and final count, the updates lost), the failures of
+each kind and the failed checks. Exits 0 when every check passed, 1 if one failed (the work folder is kept: the
+servers' logs, each failure's answer), 2 on a setup error, 130 on Ctrl-C or SIGTERM. The data and each thread's
+choices are deterministic for a given --seed; the interleaving is not. Standard library only.
 """
 
 import argparse
@@ -186,7 +187,9 @@ class Soak:
     failures: list = field(default_factory=list)  # (category, message)
     syncs: dict = field(default_factory=dict)  # k -> [Sync], in order
     tags: dict = field(default_factory=dict)  # (path, ETag) -> digest of the body
-    confirmed: dict = field(default_factory=dict)  # counter -> the largest count a PUT was answered 200 for
+    confirmed: dict = field(default_factory=dict)  # counter -> (the largest count a PUT was answered 200 for, its port)
+    elsewhere: int = 0  # counters read on one server after a PUT on another was answered 200
+    final_counts: dict = field(default_factory=dict)  # counter -> its count at the end
     written: dict = field(default_factory=dict)  # counter -> {count: (writer, port, time)} of successful PUTs
     successes: dict = field(default_factory=dict)  # counter -> how many PUTs were answered 200
     copies: int = 0
@@ -198,7 +201,7 @@ class Soak:
                 self.by_id[post["id"]] = (k, {1: post, 2: versions[2][index]})
         self.range_ids = {k: [post["id"] for post in versions[1]] for k, versions in self.ranges.items()}
         self.syncs = {k: [Sync(0.0, 1, 0.0)] for k in self.ranges}  # the seed wrote v1
-        self.confirmed = {counter: 0 for counter in self.counters}
+        self.confirmed = {counter: (0, None) for counter in self.counters}
         self.written = {counter: {} for counter in self.counters}
         self.successes = {counter: 0 for counter in self.counters}
 
@@ -263,7 +266,7 @@ class Soak:
             seen = self.tags.setdefault((path, tag), found)
         return None if seen == found else f"ETag {tag} of {path} came with two different bodies"
 
-    # Sync and copy loops ------------------------------------------------------------------------------------------
+    # Sync and copy loops ----------------------------------------------------------------------------------------------
 
     def syncer(self, k, files):
         version = 2
@@ -289,7 +292,7 @@ class Soak:
             target = self.folder / "copies" / f"copy-{number}.sqlite"
             target.parent.mkdir(exist_ok=True)
             with self.lock:
-                floor = dict(self.confirmed)
+                floor = {counter: count for counter, (count, _) in self.confirmed.items()}
             started = time.monotonic()
             argv = [str(self.poststore), "copy", "--from-store", self.spec, "--to-store", f"sqlite:{target}"]
             status, _, err, _ = Children.run(argv)
@@ -335,14 +338,15 @@ class Soak:
         counters = {post["id"]: count_of(post) for post in by_user.pop(COUNTER_USER, [])}
         if sorted(counters) != self.counters:
             return f"the counters are {sorted(counters)}, not {self.counters}"
-        low = [f"{c}: {counters[c]} < {floor[c]}" for c in self.counters if counters[c] is None or counters[c] < floor[c]]
+        low = [f"{c}: {counters[c]} < {floor[c]}" for c in self.counters
+               if counters[c] is None or counters[c] < floor[c]]
         if low:
             return f"counters below the count confirmed before the read began: {', '.join(low)}"
         if by_user:
             return f"posts of no range: users {sorted(by_user, key=str)}"
         return None
 
-    # HTTP readers ------------------------------------------------------------------------------------------------------
+    # HTTP readers -----------------------------------------------------------------------------------------------------
 
     def call(self, client, kind, port, method, path, headers=None, body=None):
         """One request, timed; (status, headers, body, started, ended), or None after a socket error (a failure)."""
@@ -461,7 +465,7 @@ class Soak:
         else:
             self.unexpected(kind, "GET", path, port, status, data, started, ended)
 
-    # HTTP writers ------------------------------------------------------------------------------------------------------
+    # HTTP writers -----------------------------------------------------------------------------------------------------
 
     def writer(self, number, rng, client):
         while self.running():
@@ -469,7 +473,7 @@ class Soak:
             path = f"/posts/{counter}"
             port = rng.choice(self.ports)
             with self.lock:
-                floor = self.confirmed[counter]
+                floor, floor_port = self.confirmed[counter]
             result = self.call(client, "get", port, "GET", path)
             if result is None:
                 continue
@@ -488,7 +492,10 @@ class Soak:
                 continue
             if count < floor:
                 self.fail("lost", f"GET {path} on port {port}: count={count}, but a PUT of count={floor} was "
-                          "answered 200 before the request")
+                          f"answered 200 on port {floor_port} before the request")
+            elif floor and floor_port != port:
+                with self.lock:
+                    self.elsewhere += 1
             write_port = rng.choice(self.ports)
             body = json.dumps(counter_post(counter, count + 1, f" (writer {number}, port {write_port})")).encode()
             headers = {"If-Match": tag, "Content-Type": "application/json"}
@@ -501,7 +508,8 @@ class Soak:
                 with self.lock:
                     twice = self.written[counter].get(count + 1)
                     self.written[counter][count + 1] = (number, write_port, ended)
-                    self.confirmed[counter] = max(self.confirmed[counter], count + 1)
+                    if count + 1 > self.confirmed[counter][0]:
+                        self.confirmed[counter] = (count + 1, write_port)
                     self.successes[counter] += 1
                 if twice:
                     self.fail("lost", f"PUT {path} count={count + 1} (If-Match {tag}) by writer {number} on port "
@@ -514,7 +522,7 @@ class Soak:
             else:
                 self.unexpected("put", "PUT", path, write_port, status, data, started, ended)
 
-    # The end -----------------------------------------------------------------------------------------------------------
+    # The end ----------------------------------------------------------------------------------------------------------
 
     def check_final(self, postgres, schema):
         """The store after every loop ended: each range its last completed sync's version, each counter its
@@ -525,7 +533,7 @@ class Soak:
             return
         posts = [json.loads(line) for line in ndjson_lines(out)]
         now = time.monotonic()
-        problem = self.state_problem(posts, now, now, self.confirmed)
+        problem = self.state_problem(posts, now, now, {c: count for c, (count, _) in self.confirmed.items()})
         if problem:
             self.fail("final", f"the final store: {problem}", out)
         for k in self.ranges:
@@ -534,6 +542,7 @@ class Soak:
             if not last.failed and found != last.version:
                 self.fail("final", f"range {k} is v{found}, but its last sync, which completed, wrote v{last.version}")
         counts = {post["id"]: count_of(post) for post in posts if post.get("userId") == COUNTER_USER}
+        self.final_counts = counts
         for counter in self.counters:
             puts = self.successes[counter]
             if counts.get(counter) != puts:
@@ -649,8 +658,9 @@ def run(args, poststore, workdir, postgres):
 
 def print_summary(soak, elapsed, args):
     print()
-    print(f"{NAME}: {args.syncers} sync loops ({args.posts} posts each), {args.servers} servers, {args.readers} readers, "
-          f"{args.writers} writers on {args.counters} counters, 1 copy loop; {elapsed:.0f} s, seed {args.seed}")
+    print(f"{NAME}: {args.syncers} sync loops ({args.posts} posts each), {args.servers} servers, "
+          f"{args.readers} readers, {args.writers} writers on {args.counters} counters, 1 copy loop; "
+          f"{elapsed:.0f} s, seed {args.seed}")
     rows = []
     for kind in KINDS:
         records = [r for r in soak.records if r.kind == kind]
@@ -675,7 +685,11 @@ def print_summary(soak, elapsed, args):
                                         f"{sum(1 for r in ok if r.kind == 'revalidate' and r.detail == '200')}"],
         ["PUTs succeeded / 412 conflicts", f"{sum(1 for r in puts if not r.detail)} / "
                                            f"{sum(1 for r in puts if r.detail == '412')}"],
+        ["counters read on another server than their last PUT's", soak.elsewhere],
         ["successful PUTs per counter", ", ".join(str(soak.successes[c]) for c in soak.counters)],
+        ["counters at the end", ", ".join(str(soak.final_counts.get(c, "-")) for c in soak.counters)],
+        ["updates lost (successful PUTs the counters lack)",
+         sum(soak.successes[c] - (soak.final_counts.get(c) or 0) for c in soak.counters) if soak.final_counts else "-"],
     ]
     counts += [[f"failures: {category}", soak.count(category)] for category in CATEGORIES]
     counts.append(["failures", len(soak.failures)])
