@@ -62,7 +62,6 @@ import argparse
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -72,8 +71,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from script_support import (
-    Children, Postgres, PsqlFailed, SetupError, add_soak_arguments, describe_status, digest, find_poststore,
-    interrupt_on_sigterm, ndjson_lines, parse_engines, percentile, print_failures, print_table, run_soak,
+    Children, Postgres, PsqlFailed, SetupError, SoakRecords, add_soak_arguments, check_postgres_url, describe_status,
+    digest, find_poststore, interrupt_on_sigterm, ndjson_lines, parse_engines, percentile, print_failures,
+    print_table, run_soak,
 )
 
 WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split()
@@ -129,7 +129,10 @@ class Record:
 
 
 @dataclass
-class Soak:
+class Soak(SoakRecords):
+    """One engine's soak. Its failures' categories: "exit" (a command failed), "mixed" (a result that is no one
+    source's), "info" (info disagrees with itself or with the posts), "final" (the end state)."""
+
     engine: str
     poststore: Path
     store_spec: str
@@ -144,28 +147,6 @@ class Soak:
 
     def command(self, *arguments):
         return [str(self.poststore), *arguments, "--store", self.store_spec]
-
-    def fail(self, category, message, output=None):
-        """Records a failed check. Categories: "exit" (a command failed), "mixed" (a result that is no one source's),
-        "info" (info disagrees with itself or with the posts), "final" (the end state)."""
-        with self.lock:
-            number = len(self.failures) + 1
-            if output is not None:
-                saved = self.folder / "failures" / f"failure-{number}.out"
-                saved.parent.mkdir(parents=True, exist_ok=True)
-                saved.write_bytes(output)
-                message += f" (output saved to {saved})"
-            self.failures.append((category, message))
-
-    def count(self, category):
-        return sum(1 for found, _ in self.failures if found == category)
-
-    def record(self, record):
-        with self.lock:
-            self.records.append(record)
-
-    def running(self):
-        return not self.stop.is_set() and time.monotonic() < self.deadline
 
     # Result checks --------------------------------------------------------------------------------------------------
 
@@ -618,10 +599,7 @@ def parse_arguments():
     args = parser.parse_args()
     parse_engines(parser, args, ENGINES, "sqlite,json,postgres" if args.postgres else "sqlite,json")
     if args.postgres is not None:
-        if not re.match(r"postgres(ql)?://", args.postgres):
-            parser.error("--postgres takes a postgres:// or postgresql:// URL")
-        if re.search(r"[?&]schema=", args.postgres):
-            parser.error("--postgres takes the server's URL without ?schema=: the soak names its own schemas")
+        check_postgres_url(parser, args.postgres)
         if "postgres" not in args.engines:
             parser.error("--postgres is the postgres engine's server, but --engines does not name postgres")
     if args.syncers < 2 or args.readers < 0 or args.posts < 4 or args.seconds <= 0 or args.first_sync_rounds < 0:

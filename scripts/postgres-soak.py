@@ -68,8 +68,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from script_support import (
-    Children, Postgres, Server, SetupError, add_soak_arguments, describe_status, digest, find_poststore,
-    free_port, interrupt_on_sigterm, ndjson_lines, percentile, print_failures, print_table, run_soak, sentence,
+    Children, Postgres, Server, SetupError, SoakRecords, add_soak_arguments, check_postgres_url, describe_status,
+    digest, find_poststore, free_port, interrupt_on_sigterm, ndjson_lines, percentile, print_failures, print_table,
+    run_soak, sentence,
 )
 
 NAME = "postgres-soak"
@@ -172,7 +173,9 @@ class Sync:
 
 
 @dataclass
-class Soak:
+class Soak(SoakRecords):
+    """The soak's data, what it has seen and its failures (their categories: CATEGORIES)."""
+
     args: argparse.Namespace
     poststore: Path
     spec: str
@@ -204,26 +207,6 @@ class Soak:
         self.confirmed = {counter: (0, None) for counter in self.counters}
         self.written = {counter: {} for counter in self.counters}
         self.successes = {counter: 0 for counter in self.counters}
-
-    def fail(self, category, message, output=None):
-        with self.lock:
-            number = len(self.failures) + 1
-            if output is not None:
-                saved = self.folder / "failures" / f"failure-{number}.out"
-                saved.parent.mkdir(parents=True, exist_ok=True)
-                saved.write_bytes(output)
-                message += f" (answer saved to {saved})"
-            self.failures.append((category, message))
-
-    def count(self, category):
-        return sum(1 for found, _ in self.failures if found == category)
-
-    def record(self, record):
-        with self.lock:
-            self.records.append(record)
-
-    def running(self):
-        return not self.stop.is_set() and time.monotonic() < self.deadline
 
     # What may be seen -------------------------------------------------------------------------------------------------
 
@@ -720,10 +703,7 @@ def parse_arguments():
     add_soak_arguments(parser, engines=None)
     args = parser.parse_args()
     if args.postgres is not None:
-        if not re.match(r"postgres(ql)?://", args.postgres):
-            parser.error("--postgres takes a postgres:// or postgresql:// URL")
-        if re.search(r"[?&]schema=", args.postgres):
-            parser.error("--postgres takes the server's URL without ?schema=: the soak names its own schema")
+        check_postgres_url(parser, args.postgres)
     if (args.seconds <= 0 or not 1 <= args.syncers <= 9 or not 1 <= args.posts < RANGE_SPAN or args.servers < 1
             or args.readers < 0 or args.writers < 0 or args.counters < 1):
         parser.error("need --seconds > 0, --syncers from 1 to 9, --posts from 1 to 99999, --servers >= 1, "

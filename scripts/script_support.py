@@ -200,6 +200,40 @@ def parse_engines(parser, args, engines=FILE_ENGINES, default=",".join(FILE_ENGI
     args.engines = chosen
 
 
+def check_postgres_url(parser, url):
+    """Refuses a --postgres that is not a server's URL without ?schema= (a soak names its own schemas)."""
+    if not re.match(r"postgres(ql)?://", url):
+        parser.error("--postgres takes a postgres:// or postgresql:// URL")
+    if re.search(r"[?&]schema=", url):
+        parser.error("--postgres takes the server's URL without ?schema=: the soak names its own schemas")
+
+
+class SoakRecords:
+    """What a soak's loops record from their threads: a dataclass that mixes it in has the fields `folder`,
+    `deadline`, `stop` (a threading.Event), `lock`, `records` and `failures` (a list of (category, message))."""
+
+    def fail(self, category, message, output=None):
+        """Records a failed check; `output` (bytes) is saved in the folder's failures/, and the message says where."""
+        with self.lock:
+            number = len(self.failures) + 1
+            if output is not None:
+                saved = self.folder / "failures" / f"failure-{number}.out"
+                saved.parent.mkdir(parents=True, exist_ok=True)
+                saved.write_bytes(output)
+                message += f" (output saved to {saved})"
+            self.failures.append((category, message))
+
+    def count(self, category):
+        return sum(1 for found, _ in self.failures if found == category)
+
+    def record(self, record):
+        with self.lock:
+            self.records.append(record)
+
+    def running(self):
+        return not self.stop.is_set() and time.monotonic() < self.deadline
+
+
 def run_soak(name, args, needs_sqlite3, soak, stop_children):
     """Runs `soak(workdir)` (which returns whether a check failed) in a work folder, and turns its end into the exit
     status: 0 passed, 1 a check failed (the folder is kept), 2 a setup error, 130 Ctrl-C (the children are killed).
