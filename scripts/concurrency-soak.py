@@ -62,8 +62,6 @@ import argparse
 import json
 import os
 import random
-import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -73,218 +71,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from script_support import (
-    SetupError, describe_status, digest, find_poststore, ndjson_lines, add_soak_arguments, parse_engines,
-    postgres_bin_folders, print_failures, print_table, run_soak, start_cluster, stop_cluster,
+    Children, Postgres, PsqlFailed, SetupError, SoakRecords, add_soak_arguments, check_postgres_url, describe_status,
+    digest, find_poststore, interrupt_on_sigterm, ndjson_lines, parse_engines, percentile, print_failures,
+    print_table, run_soak,
 )
 
 WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split()
 ENGINES = ("sqlite", "json", "postgres")
-
-
-# --------------------------------------------------------------------------------------------------------------------
-# Child processes
-
-
-class Children:
-    """Every poststore process running, so Ctrl-C (or the end of the soak) can stop them all."""
-
-    _lock = threading.Lock()
-    _running = set()
-
-    @classmethod
-    def start(cls, argv, **options):
-        """Starts a command, which `kill_all` kills until it is `finished`."""
-        # A new session: Ctrl-C in the terminal reaches only this script, which then kills the children itself.
-        process = subprocess.Popen(argv, start_new_session=True, **options)
-        with cls._lock:
-            cls._running.add(process)
-        return process
-
-    @classmethod
-    def finished(cls, process):
-        with cls._lock:
-            cls._running.discard(process)
-
-    @classmethod
-    def run(cls, argv):
-        """Runs a command to the end; returns (exit status, stdout bytes, stderr text, seconds)."""
-        started = time.monotonic()
-        process = cls.start(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            out, err = process.communicate()
-        finally:
-            cls.finished(process)
-        return process.returncode, out, err.decode(errors="replace").strip(), time.monotonic() - started
-
-    @classmethod
-    def kill_all(cls):
-        with cls._lock:
-            running = list(cls._running)
-        for process in running:
-            if process.poll() is None:
-                process.kill()
-
-
-# --------------------------------------------------------------------------------------------------------------------
-# PostgreSQL
-
-
-POSTGRES_TABLES = [  # a store schema's tables, sorted
-    "post_tombstones", "post_writes", "posts", "poststore_migrations", "store_revision", "sync_state",
-]
-
-
-class PsqlFailed(Exception):
-    """psql could not run a statement (the message is its error)."""
-
-
-def find_psql():
-    """psql: on the PATH, else next to the server postgres.sh uses."""
-    found = shutil.which("psql")
-    if found:
-        return found
-    for folder in postgres_bin_folders():
-        if os.access(folder / "psql", os.X_OK):
-            return str(folder / "psql")
-    raise SetupError("the postgres engine needs psql to check its schemas; install it (e.g. postgresql-client)")
-
-
-@dataclass
-class Postgres:
-    """The server the postgres engine is soaked on, and the schemas (stores) this run names on it."""
-
-    url: str  # the server's URL, never with ?schema=
-    own: bool  # a throwaway cluster this script started, and stops at the end
-    psql: str
-    prefix: str  # every schema of this run starts with it: soak_<pid>_<unix time>
-    schemas: list = field(default_factory=list)  # the schemas this run named, the only ones it may drop
-
-    @classmethod
-    def open(cls, url):
-        """The server at `url`, or (url None) a throwaway cluster; checks it answers and that this run's schema
-        names are free."""
-        psql = find_psql()
-        server = cls(url or start_cluster(), url is None, psql, f"soak_{os.getpid()}_{int(time.time())}")
-        try:
-            taken = server.sql(
-                f"SELECT count(*) FROM pg_namespace WHERE left(nspname, {len(server.prefix)}) = '{server.prefix}'"
-            )
-            if taken != "0":
-                raise SetupError(f"{server.shown()} already has schemas named {server.prefix}...; run again")
-        except BaseException as error:
-            if server.own:
-                stop_cluster(server.url, "concurrency-soak")
-            if isinstance(error, PsqlFailed):
-                raise SetupError(f"psql cannot read {server.shown()}: {error}") from None
-            raise
-        return server
-
-    def schema(self, suffix=""):
-        """A new schema name of this run (created by the first sync into it)."""
-        name = self.prefix + (f"_{suffix}" if suffix else "")
-        assert re.fullmatch(r"[a-z0-9_]{1,63}", name) and name not in self.schemas, name
-        self.schemas.append(name)
-        return name
-
-    def spec(self, schema):
-        """The store spec of a schema: the server's URL and ?schema=NAME."""
-        return self.url + ("&" if "?" in self.url else "?") + f"schema={schema}"
-
-    def shown(self, text=None):
-        """A URL (the server's by default) as messages show it: without its password."""
-        text = self.url if text is None else text
-        text = re.sub(r"^(postgres(?:ql)?://[^:@/?]*):[^@/?]*@", r"\1:PASSWORD@", text)
-        return re.sub(r"([?&]password=)[^&]*", r"\1PASSWORD", text)
-
-    def conninfo(self):
-        """The URL as libpq takes it: without poststore's own parameter statement_timeout (never a schema)."""
-        base, _, query = self.url.partition("?")
-        kept = [pair for pair in query.split("&") if pair and not pair.startswith("statement_timeout=")]
-        return base + ("?" + "&".join(kept) if kept else "")
-
-    def sql(self, statements):
-        """Runs statements through psql; returns what they print (unaligned, tuples only), stripped."""
-        environment = dict(os.environ)
-        environment.setdefault("PGCONNECT_TIMEOUT", "10")
-        argv = [self.psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", self.conninfo(), "-c", statements]
-        try:
-            result = subprocess.run(argv, capture_output=True, text=True, env=environment, timeout=300)
-        except subprocess.TimeoutExpired:
-            raise PsqlFailed("psql took more than 300 s") from None
-        if result.returncode != 0:
-            raise PsqlFailed(f"{describe_status(result.returncode)}: {' '.join(result.stderr.split())[:300]}")
-        return result.stdout.strip()
-
-    def posts(self, schema):
-        """How many posts the schema holds; None when it has no posts table (or does not exist)."""
-        if self.sql(f"SELECT to_regclass('\"{schema}\".posts') IS NULL") == "t":
-            return None
-        return int(self.sql(f'SELECT count(*) FROM "{schema}".posts'))
-
-    def store_problem(self, schema, info):
-        """None when the schema is the store `info` (poststore's info --format json, parsed) describes and nothing
-        else, else what is wrong: only the store's tables, every index valid, posts and migrations as info counts,
-        a sync state."""
-        try:
-            tables = self.sql(
-                "SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c "
-                f"JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '{schema}' AND c.relkind <> 'i'"
-            )
-            wanted = ",".join(f"{table}:r" for table in POSTGRES_TABLES)
-            if tables != wanted:
-                return f"schema {schema} holds {tables or 'nothing'} (name:relkind), not {wanted}"
-            invalid = self.sql(
-                "SELECT string_agg(c.relname, ',') FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-                f"JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '{schema}' "
-                "AND NOT (i.indisvalid AND i.indisready AND i.indislive)"
-            )
-            if invalid:
-                return f"schema {schema} has invalid indexes: {invalid}"
-            posts, migrations, newest, states = self.sql(
-                f'SELECT (SELECT count(*) FROM "{schema}".posts), '
-                f'(SELECT count(*) FROM "{schema}".poststore_migrations), '
-                f'(SELECT coalesce(max(version), 0) FROM "{schema}".poststore_migrations), '
-                f'(SELECT count(*) FROM "{schema}".sync_state)'
-            ).split("|")
-        except PsqlFailed as error:
-            return f"psql on schema {schema}: {error}"
-        if int(posts) != info["postCount"]:
-            return f"schema {schema} has {posts} rows in posts, info counts {info['postCount']}"
-        if not int(migrations) == int(newest) == info["schemaVersion"]:
-            return f"schema {schema} records {migrations} migrations up to version {newest}, info says schema " \
-                   f"version {info['schemaVersion']}"
-        if info["lastSync"] and int(states) == 0:
-            return f"schema {schema} has no sync_state row, but info shows a last sync"
-        return None
-
-    def finish(self, workdir, keep):
-        """The end of the run: drops this run's schemas (kept instead when `keep`: on a --postgres server, printing
-        how to drop them; from the throwaway cluster, dumped into the work folder) and stops the throwaway cluster.
-        Complains but goes on when something fails, so that the cluster is always stopped."""
-        try:
-            quoted = ", ".join(f'"{schema}"' for schema in self.schemas)
-            if keep and self.schemas and self.own:
-                dump = workdir / "postgres-dump.sql"
-                pg_dump = Path(self.psql).with_name("pg_dump")
-                argv = [str(pg_dump), "-d", self.conninfo(), "-f", str(dump)] + [f"--schema={s}" for s in self.schemas]
-                result = subprocess.run(argv, capture_output=True, text=True)
-                if result.returncode == 0:
-                    print(f"concurrency-soak: the PostgreSQL schemas are dumped to {dump}", file=sys.stderr)
-                else:
-                    print(f"concurrency-soak: pg_dump failed: {result.stderr.strip()[:300]}", file=sys.stderr)
-            elif keep and self.schemas:
-                print(
-                    f"concurrency-soak: PostgreSQL schemas kept: {', '.join(self.schemas)}; drop them with\n"
-                    f"  psql '{self.shown(self.conninfo())}' -c 'DROP SCHEMA IF EXISTS {quoted} CASCADE'",
-                    file=sys.stderr,
-                )
-            elif self.schemas and not self.own:
-                self.sql(f"SET lock_timeout = '60s'; DROP SCHEMA IF EXISTS {quoted} CASCADE")
-        except (PsqlFailed, OSError) as error:
-            print(f"concurrency-soak: cleaning up the PostgreSQL schemas {self.prefix}*: {error}", file=sys.stderr)
-        finally:
-            if self.own:
-                stop_cluster(self.url, "concurrency-soak")
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -336,7 +129,10 @@ class Record:
 
 
 @dataclass
-class Soak:
+class Soak(SoakRecords):
+    """One engine's soak. Its failures' categories: "exit" (a command failed), "mixed" (a result that is no one
+    source's), "info" (info disagrees with itself or with the posts), "final" (the end state)."""
+
     engine: str
     poststore: Path
     store_spec: str
@@ -351,28 +147,6 @@ class Soak:
 
     def command(self, *arguments):
         return [str(self.poststore), *arguments, "--store", self.store_spec]
-
-    def fail(self, category, message, output=None):
-        """Records a failed check. Categories: "exit" (a command failed), "mixed" (a result that is no one source's),
-        "info" (info disagrees with itself or with the posts), "final" (the end state)."""
-        with self.lock:
-            number = len(self.failures) + 1
-            if output is not None:
-                saved = self.folder / "failures" / f"failure-{number}.out"
-                saved.parent.mkdir(parents=True, exist_ok=True)
-                saved.write_bytes(output)
-                message += f" (output saved to {saved})"
-            self.failures.append((category, message))
-
-    def count(self, category):
-        return sum(1 for found, _ in self.failures if found == category)
-
-    def record(self, record):
-        with self.lock:
-            self.records.append(record)
-
-    def running(self):
-        return not self.stop.is_set() and time.monotonic() < self.deadline
 
     # Result checks --------------------------------------------------------------------------------------------------
 
@@ -758,11 +532,6 @@ def soak_engine(engine, args, poststore, workdir, sources, postgres):
 # Report
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
-
-
 def print_summary(results, args):
     print()
     print(
@@ -830,10 +599,7 @@ def parse_arguments():
     args = parser.parse_args()
     parse_engines(parser, args, ENGINES, "sqlite,json,postgres" if args.postgres else "sqlite,json")
     if args.postgres is not None:
-        if not re.match(r"postgres(ql)?://", args.postgres):
-            parser.error("--postgres takes a postgres:// or postgresql:// URL")
-        if re.search(r"[?&]schema=", args.postgres):
-            parser.error("--postgres takes the server's URL without ?schema=: the soak names its own schemas")
+        check_postgres_url(parser, args.postgres)
         if "postgres" not in args.engines:
             parser.error("--postgres is the postgres engine's server, but --engines does not name postgres")
     if args.syncers < 2 or args.readers < 0 or args.posts < 4 or args.seconds <= 0 or args.first_sync_rounds < 0:
@@ -852,7 +618,7 @@ def main():
         keep_schemas = True  # unless the run passes or is interrupted: a failure's schemas are kept for inspection
         try:
             if "postgres" in args.engines:
-                postgres = Postgres.open(args.postgres)
+                postgres = Postgres.open(args.postgres, "concurrency-soak")
                 where = "a throwaway cluster" if postgres.own else "the server"
                 print(f"postgres: {where} at {postgres.shown()}, schemas {postgres.prefix}*", flush=True)
             results = []
@@ -880,12 +646,8 @@ def main():
                 postgres.finish(workdir, keep_schemas)
 
     # SIGTERM ends the run as Ctrl-C does: the children killed, the throwaway cluster stopped.
-    signal.signal(signal.SIGTERM, _terminate)
+    interrupt_on_sigterm()
     return run_soak("concurrency-soak", args, "sqlite" in args.engines, soak, Children.kill_all)
-
-
-def _terminate(signal_number, frame):
-    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

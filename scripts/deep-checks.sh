@@ -10,6 +10,8 @@
 #   crash       crash soak: SIGKILL, SIGINT and SIGTERM mid-sync (scripts/crash-soak.py)
 #   soak        concurrency soak: syncs and readers on one store, first syncs racing (scripts/concurrency-soak.py)
 #   faults      PostgreSQL faults: server killed, backends terminated, server frozen, wrong password
+#   pgsoak      many writers, many machines: 4 sync loops, 4 servers with readers and If-Match writers, a copy
+#               loop on one PostgreSQL store (scripts/postgres-soak.py: 20 s at smoke size, 60 s with --full)
 #   api         the HTTP API against openapi.yaml (scripts/api-check.sh, schemathesis from PyPI)
 #   serve       poststore serve under load (scripts/serve-benchmark.py: wrk, datasette from PyPI)
 #   feed        the changes feed: delta sync, follow latency, catch-up, idle long-polls (scripts/feed-benchmark.py)
@@ -31,7 +33,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-all_steps=(asan tsan benchmarks crash soak faults api serve feed observe differential fuzz)
+all_steps=(asan tsan benchmarks crash soak faults pgsoak api serve feed observe differential fuzz)
 usage() {
     echo "usage: $0 [--only STEP[,STEP…]] [--skip STEP[,STEP…]] [--full]   (steps: ${all_steps[*]})" >&2
     exit 64
@@ -83,7 +85,7 @@ pip_install() {
 }
 
 needs_postgres=false
-for name in asan tsan benchmarks soak faults serve observe differential; do selected "$name" && needs_postgres=true; done
+for name in asan tsan benchmarks soak faults pgsoak serve observe differential; do selected "$name" && needs_postgres=true; done
 if $needs_postgres && [[ -z ${POSTSTORE_TEST_POSTGRES_URL:-} ]]; then
     POSTSTORE_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start)
     export POSTSTORE_TEST_POSTGRES_URL
@@ -132,6 +134,14 @@ run_step() {
             local rounds=2
             $full && rounds=10
             python3 scripts/postgres-faults.py --poststore "$poststore" --posts 2000 --rounds "$rounds"
+            ;;
+        pgsoak)
+            # Smoke size: a third of the full run, the same processes and threads on fewer posts per range.
+            release_build
+            local seconds=20 posts=200
+            $full && seconds=60 posts=500
+            python3 scripts/postgres-soak.py --poststore "$poststore" --seconds "$seconds" --posts "$posts" \
+                --postgres "$postgres"
             ;;
         api)
             release_build

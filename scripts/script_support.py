@@ -1,17 +1,21 @@
-"""Helpers shared by the repository's Python scripts (the soaks and the sample writer): where the repository is,
-the release `poststore` they run, the posts they are made of (the word list, OLD and NEW sources), the throwaway
-PostgreSQL cluster of scripts/postgres.sh, and the frame every soak's `main` runs in."""
+"""Helpers shared by the repository's Python scripts (the soaks, the benchmarks and the sample writer): where the
+repository is, the release `poststore` they run and the child processes a soak runs at once, the posts they are
+made of (the word list, OLD and NEW sources), the throwaway PostgreSQL cluster of scripts/postgres.sh and the
+soaks' schemas on a server, servers on 127.0.0.1, and the frame every soak's `main` runs in."""
 import hashlib
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -55,9 +59,58 @@ class CurrentChild:
         cls.current = None
 
 
+class Children:
+    """Every poststore process a soak runs at once, so Ctrl-C (or the end of the soak) can stop them all."""
+
+    _lock = threading.Lock()
+    _running = set()
+
+    @classmethod
+    def start(cls, argv, **options):
+        """Starts a command, which `kill_all` kills until it is `finished`."""
+        # A new session: Ctrl-C in the terminal reaches only this script, which then kills the children itself.
+        process = subprocess.Popen(argv, start_new_session=True, **options)
+        with cls._lock:
+            cls._running.add(process)
+        return process
+
+    @classmethod
+    def finished(cls, process):
+        with cls._lock:
+            cls._running.discard(process)
+
+    @classmethod
+    def run(cls, argv):
+        """Runs a command to the end; returns (exit status, stdout bytes, stderr text, seconds)."""
+        started = time.monotonic()
+        process = cls.start(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            out, err = process.communicate()
+        finally:
+            cls.finished(process)
+        return process.returncode, out, err.decode(errors="replace").strip(), time.monotonic() - started
+
+    @classmethod
+    def kill_all(cls):
+        with cls._lock:
+            running = list(cls._running)
+        for process in running:
+            if process.poll() is None:
+                process.kill()
+
+
 def default_signal_actions():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def interrupt_on_sigterm():
+    """Makes SIGTERM end the run as Ctrl-C does (a KeyboardInterrupt): children killed, the cluster stopped."""
+    signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signal_number, frame):
+    raise KeyboardInterrupt
 
 
 def describe_status(status):
@@ -100,6 +153,11 @@ def ndjson_lines(data):
     return [line.decode(errors="replace") for line in lines]
 
 
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
 def print_table(headers, rows):
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
     for row in [headers, ["-" * width for width in widths], *rows]:
@@ -123,9 +181,10 @@ FILE_ENGINES = ("sqlite", "json")
 
 def add_soak_arguments(parser, engines=FILE_ENGINES, default_engines="both"):
     """The options every soak takes: --poststore, --engines (some of `engines`; `default_engines` says in the help
-    which are soaked when it is not given), --workdir and --keep."""
+    which are soaked when it is not given; no --engines when `engines` is None), --workdir and --keep."""
     parser.add_argument("--poststore", help=f"the poststore binary (default: build {SCRATCH}/release/poststore)")
-    parser.add_argument("--engines", help=f"comma-separated: {','.join(engines)} (default {default_engines})")
+    if engines is not None:
+        parser.add_argument("--engines", help=f"comma-separated: {','.join(engines)} (default {default_engines})")
     parser.add_argument("--workdir", help="work folder (default: a new temporary folder)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (it is always kept on failure)")
 
@@ -139,6 +198,40 @@ def parse_engines(parser, args, engines=FILE_ENGINES, default=",".join(FILE_ENGI
             parser.error(f"--engines takes {engines[0]}, {engines[1]} or both")
         parser.error(f"--engines takes one or more of {', '.join(engines)}, comma-separated")
     args.engines = chosen
+
+
+def check_postgres_url(parser, url):
+    """Refuses a --postgres that is not a server's URL without ?schema= (a soak names its own schemas)."""
+    if not re.match(r"postgres(ql)?://", url):
+        parser.error("--postgres takes a postgres:// or postgresql:// URL")
+    if re.search(r"[?&]schema=", url):
+        parser.error("--postgres takes the server's URL without ?schema=: the soak names its own schemas")
+
+
+class SoakRecords:
+    """What a soak's loops record from their threads: a dataclass that mixes it in has the fields `folder`,
+    `deadline`, `stop` (a threading.Event), `lock`, `records` and `failures` (a list of (category, message))."""
+
+    def fail(self, category, message, output=None):
+        """Records a failed check; `output` (bytes) is saved in the folder's failures/, and the message says where."""
+        with self.lock:
+            number = len(self.failures) + 1
+            if output is not None:
+                saved = self.folder / "failures" / f"failure-{number}.out"
+                saved.parent.mkdir(parents=True, exist_ok=True)
+                saved.write_bytes(output)
+                message += f" (output saved to {saved})"
+            self.failures.append((category, message))
+
+    def count(self, category):
+        return sum(1 for found, _ in self.failures if found == category)
+
+    def record(self, record):
+        with self.lock:
+            self.records.append(record)
+
+    def running(self):
+        return not self.stop.is_set() and time.monotonic() < self.deadline
 
 
 def run_soak(name, args, needs_sqlite3, soak, stop_children):
@@ -259,6 +352,169 @@ def stop_cluster(target, name):
 
 
 # --------------------------------------------------------------------------------------------------------------------
+# PostgreSQL stores of the soaks: schemas on a server or the throwaway cluster, read with psql
+
+
+POSTGRES_TABLES = [  # a store schema's tables, sorted
+    "post_tombstones", "post_writes", "posts", "poststore_migrations", "store_revision", "sync_state",
+]
+
+
+class PsqlFailed(Exception):
+    """psql could not run a statement (the message is its error)."""
+
+
+def find_psql():
+    """psql: on the PATH, else next to the server postgres.sh uses."""
+    found = shutil.which("psql")
+    if found:
+        return found
+    for folder in postgres_bin_folders():
+        if os.access(folder / "psql", os.X_OK):
+            return str(folder / "psql")
+    raise SetupError("the postgres engine needs psql to check its schemas; install it (e.g. postgresql-client)")
+
+
+@dataclass
+class Postgres:
+    """The server the postgres engine is soaked on, and the schemas (stores) this run names on it."""
+
+    url: str  # the server's URL, never with ?schema=
+    own: bool  # a throwaway cluster this script started, and stops at the end
+    psql: str
+    prefix: str  # every schema of this run starts with it: <word>_<pid>_<unix time>
+    name: str  # the script, for its messages
+    schemas: list = field(default_factory=list)  # the schemas this run named, the only ones it may drop
+
+    @classmethod
+    def open(cls, url, name, word="soak"):
+        """The server at `url`, or (url None) a throwaway cluster; checks it answers and that this run's schema
+        names (`word`_<pid>_<unix time>...) are free. `name`, the script, signs its messages."""
+        psql = find_psql()
+        server = cls(url or start_cluster(), url is None, psql, f"{word}_{os.getpid()}_{int(time.time())}", name)
+        try:
+            taken = server.sql(
+                f"SELECT count(*) FROM pg_namespace WHERE left(nspname, {len(server.prefix)}) = '{server.prefix}'"
+            )
+            if taken != "0":
+                raise SetupError(f"{server.shown()} already has schemas named {server.prefix}...; run again")
+        except BaseException as error:
+            if server.own:
+                stop_cluster(server.url, server.name)
+            if isinstance(error, PsqlFailed):
+                raise SetupError(f"psql cannot read {server.shown()}: {error}") from None
+            raise
+        return server
+
+    def schema(self, suffix=""):
+        """A new schema name of this run (created by the first sync into it)."""
+        name = self.prefix + (f"_{suffix}" if suffix else "")
+        assert re.fullmatch(r"[a-z0-9_]{1,63}", name) and name not in self.schemas, name
+        self.schemas.append(name)
+        return name
+
+    def spec(self, schema):
+        """The store spec of a schema: the server's URL and ?schema=NAME."""
+        return self.url + ("&" if "?" in self.url else "?") + f"schema={schema}"
+
+    def shown(self, text=None):
+        """A URL (the server's by default) as messages show it: without its password."""
+        text = self.url if text is None else text
+        text = re.sub(r"^(postgres(?:ql)?://[^:@/?]*):[^@/?]*@", r"\1:PASSWORD@", text)
+        return re.sub(r"([?&]password=)[^&]*", r"\1PASSWORD", text)
+
+    def conninfo(self):
+        """The URL as libpq takes it: without poststore's own parameter statement_timeout (never a schema)."""
+        base, _, query = self.url.partition("?")
+        kept = [pair for pair in query.split("&") if pair and not pair.startswith("statement_timeout=")]
+        return base + ("?" + "&".join(kept) if kept else "")
+
+    def sql(self, statements):
+        """Runs statements through psql; returns what they print (unaligned, tuples only), stripped."""
+        environment = dict(os.environ)
+        environment.setdefault("PGCONNECT_TIMEOUT", "10")
+        argv = [self.psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", self.conninfo(), "-c", statements]
+        try:
+            result = subprocess.run(argv, capture_output=True, text=True, env=environment, timeout=300)
+        except subprocess.TimeoutExpired:
+            raise PsqlFailed("psql took more than 300 s") from None
+        if result.returncode != 0:
+            raise PsqlFailed(f"{describe_status(result.returncode)}: {' '.join(result.stderr.split())[:300]}")
+        return result.stdout.strip()
+
+    def posts(self, schema):
+        """How many posts the schema holds; None when it has no posts table (or does not exist)."""
+        if self.sql(f"SELECT to_regclass('\"{schema}\".posts') IS NULL") == "t":
+            return None
+        return int(self.sql(f'SELECT count(*) FROM "{schema}".posts'))
+
+    def store_problem(self, schema, info):
+        """None when the schema is the store `info` (poststore's info --format json, parsed) describes and nothing
+        else, else what is wrong: only the store's tables, every index valid, posts and migrations as info counts,
+        a sync state."""
+        try:
+            tables = self.sql(
+                "SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c "
+                f"JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '{schema}' AND c.relkind <> 'i'"
+            )
+            wanted = ",".join(f"{table}:r" for table in POSTGRES_TABLES)
+            if tables != wanted:
+                return f"schema {schema} holds {tables or 'nothing'} (name:relkind), not {wanted}"
+            invalid = self.sql(
+                "SELECT string_agg(c.relname, ',') FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                f"JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '{schema}' "
+                "AND NOT (i.indisvalid AND i.indisready AND i.indislive)"
+            )
+            if invalid:
+                return f"schema {schema} has invalid indexes: {invalid}"
+            posts, migrations, newest, states = self.sql(
+                f'SELECT (SELECT count(*) FROM "{schema}".posts), '
+                f'(SELECT count(*) FROM "{schema}".poststore_migrations), '
+                f'(SELECT coalesce(max(version), 0) FROM "{schema}".poststore_migrations), '
+                f'(SELECT count(*) FROM "{schema}".sync_state)'
+            ).split("|")
+        except PsqlFailed as error:
+            return f"psql on schema {schema}: {error}"
+        if int(posts) != info["postCount"]:
+            return f"schema {schema} has {posts} rows in posts, info counts {info['postCount']}"
+        if not int(migrations) == int(newest) == info["schemaVersion"]:
+            return f"schema {schema} records {migrations} migrations up to version {newest}, info says schema " \
+                   f"version {info['schemaVersion']}"
+        if info["lastSync"] and int(states) == 0:
+            return f"schema {schema} has no sync_state row, but info shows a last sync"
+        return None
+
+    def finish(self, workdir, keep):
+        """The end of the run: drops this run's schemas (kept instead when `keep`: on a --postgres server, printing
+        how to drop them; from the throwaway cluster, dumped into the work folder) and stops the throwaway cluster.
+        Complains but goes on when something fails, so that the cluster is always stopped."""
+        try:
+            quoted = ", ".join(f'"{schema}"' for schema in self.schemas)
+            if keep and self.schemas and self.own:
+                dump = workdir / "postgres-dump.sql"
+                pg_dump = Path(self.psql).with_name("pg_dump")
+                argv = [str(pg_dump), "-d", self.conninfo(), "-f", str(dump)] + [f"--schema={s}" for s in self.schemas]
+                result = subprocess.run(argv, capture_output=True, text=True)
+                if result.returncode == 0:
+                    print(f"{self.name}: the PostgreSQL schemas are dumped to {dump}", file=sys.stderr)
+                else:
+                    print(f"{self.name}: pg_dump failed: {result.stderr.strip()[:300]}", file=sys.stderr)
+            elif keep and self.schemas:
+                print(
+                    f"{self.name}: PostgreSQL schemas kept: {', '.join(self.schemas)}; drop them with\n"
+                    f"  psql '{self.shown(self.conninfo())}' -c 'DROP SCHEMA IF EXISTS {quoted} CASCADE'",
+                    file=sys.stderr,
+                )
+            elif self.schemas and not self.own:
+                self.sql(f"SET lock_timeout = '60s'; DROP SCHEMA IF EXISTS {quoted} CASCADE")
+        except (PsqlFailed, OSError) as error:
+            print(f"{self.name}: cleaning up the PostgreSQL schemas {self.prefix}*: {error}", file=sys.stderr)
+        finally:
+            if self.own:
+                stop_cluster(self.url, self.name)
+
+
+# --------------------------------------------------------------------------------------------------------------------
 # Servers on 127.0.0.1, for the benchmarks
 
 
@@ -298,12 +554,18 @@ def peak_memory_mib(pid):
 
 
 class Server:
-    """A server process listening on `port` (on core 0 with `pin`), its output discarded."""
+    """A server process listening on `port` (on core 0 with `pin`), its output discarded, or written to the file
+    `log`. After `stop`, `process.returncode` is how it ended."""
 
-    def __init__(self, argv, port, pin=False):
+    def __init__(self, argv, port, pin=False, log=None):
         self.port = port
-        self.process = subprocess.Popen((["taskset", "-c", "0"] if pin else []) + argv, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
+        output = subprocess.DEVNULL if log is None else open(log, "ab")
+        try:
+            self.process = subprocess.Popen((["taskset", "-c", "0"] if pin else []) + argv, stdout=output,
+                                            stderr=subprocess.STDOUT if log is not None else output)
+        finally:
+            if log is not None:
+                output.close()
         wait_listening(port, self.process)
 
     def stop(self):
