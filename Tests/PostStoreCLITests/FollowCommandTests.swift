@@ -120,12 +120,17 @@ import Testing
     @Test func aFollowerStoppedDuringItsFirstCopyIsStoppedAsASyncIsAndLeavesNoStore() async throws {
         let sandbox = try Sandbox()
         // A source that takes the request and never answers: the first copy is under way when the signal comes.
+        // Neither the hang nor the request's timeout may end before the signal, however late a busy test pool
+        // delivers it (at 30 s, the default timeout, a run of the whole suite once saw a retry first).
         let (asked, asking) = AsyncStream.makeStream(of: Void.self)
         let server = try TestHTTPServer { _ in
             asking.yield()
-            return .hang(.seconds(60))
+            return .hang(hangLimit + .seconds(60))
         }
-        let arguments = ["--from", server.url("/posts").absoluteString, "--store", "b.sqlite", "--follow"]
+        let arguments = [
+            "--from", server.url("/posts").absoluteString, "--store", "b.sqlite", "--follow",
+            "--timeout", "\(hangLimit.components.seconds + 60)",
+        ]
         let result = try await sandbox.following(arguments) { _ in
             // The signal comes once the source has the request (or, should it never come, at the hang limit).
             try await withThrowingTaskGroup(of: Void.self) { group in
