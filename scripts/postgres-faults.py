@@ -471,12 +471,15 @@ class State:
 
 
 def read_state(cluster, schema):
-    """The State of a store (schema), read with psql."""
+    """The State of a store (schema), read with psql (titles, bodies and sources are text; their UTF-8 bytes in hex
+    keep the digest free of separators)."""
+    def hex_of(column):
+        return f"encode(convert_to({column}, 'UTF8'), 'hex')"
     row = cluster.sql(
         f'SELECT (SELECT count(*) FROM "{schema}".posts), '
-        f"(SELECT coalesce(md5(string_agg(id || ':' || user_id || ':' || encode(title, 'hex') || ':' || "
-        f"encode(body, 'hex'), ',' ORDER BY id)), '') FROM \"{schema}\".posts), "
-        f'(SELECT encode(source, \'hex\') || \':\' || fetched FROM "{schema}".sync_state '
+        f"(SELECT coalesce(md5(string_agg(id || ':' || user_id || ':' || {hex_of('title')} || ':' || "
+        f"{hex_of('body')}, ',' ORDER BY id)), '') FROM \"{schema}\".posts), "
+        f'(SELECT {hex_of("source")} || \':\' || fetched FROM "{schema}".sync_state '
         "ORDER BY synced_at_ms DESC, source LIMIT 1)"
     )
     count, digest, latest = row.split("|")
