@@ -100,11 +100,11 @@ enum JSONStoreDocument {
         }
         let body = try decode(Body.self)
         var contents = StoreContents()
-        contents.posts.reserveCapacity(body.posts.count)
         for (index, post) in body.posts.enumerated() {
-            guard contents.posts.updateValue(post, forKey: post.id) == nil else {
+            guard !contents.posts.contains(post.id) else {
                 throw corrupt("The post at index \(index) repeats id \(post.id).")
             }
+            contents.posts.upsert(post)
         }
         for (index, state) in (body.syncStates ?? []).enumerated() {
             guard contents.syncStates.updateValue(state, forKey: .init(state.source)) == nil else {
@@ -122,7 +122,7 @@ enum JSONStoreDocument {
             contents.history = ChangeHistory(storeID: digest, revision: changes.revision, limit: changes.historyLimit)
             return (contents, version)
         }
-        guard let history = history(of: changes), history.isConsistent(withPostIds: { contents.posts[$0] != nil })
+        guard let history = history(of: changes), history.isConsistent(withPostIds: contents.posts.contains)
         else { throw corrupt("Its \"changes\" disagree with themselves or with its posts.") }
         contents.history = history
         return (contents, version)
@@ -176,9 +176,11 @@ enum JSONStoreDocument {
         writer.raw(contents.syncStates.isEmpty ? "],\n  " : "\n  ],\n  ")
         writer.key("posts")
         writer.raw("[")
-        for (index, id) in contents.posts.keys.sorted().enumerated() {
-            writer.raw(index == 0 ? "\n    " : ",\n    ")
-            writer.post(contents.posts[id]!, indent: "    ")
+        var separator = "\n    "
+        contents.posts.forEachInIdOrder { post in
+            writer.raw(separator)
+            writer.post(userId: post.userId, id: post.id, title: post.title, body: post.body, indent: "    ")
+            separator = ",\n    "
         }
         writer.raw(contents.posts.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
         return Data(writer.bytes)

@@ -23,9 +23,7 @@ public actor InMemoryPostStore: PostStoreProtocol {
     /// - Parameter posts: The initial posts; for a repeated id the last one wins. They are the store's first state:
     ///   its history begins after them.
     public init(posts: [Post] = []) {
-        for post in posts {
-            contents.posts[post.id] = post
-        }
+        contents.posts = PostTable(posts)
     }
 
     @discardableResult
@@ -36,8 +34,7 @@ public actor InMemoryPostStore: PostStoreProtocol {
     }
 
     public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
-        var copy = contents
-        return try copy.apply(changes)
+        try contents.preview(changes)
     }
 
     public func post(id: Int) throws -> Post? {
@@ -97,6 +94,6 @@ extension InMemoryPostStore: PostPageReading {
     }
 
     package func page(_ query: PostQuery) throws -> PostPage {
-        try query.evaluatePage(over: contents.posts, revision: revision())
+        try contents.page(query)
     }
 }
