@@ -239,10 +239,10 @@ public actor JSONFilePostStore: PostStoreProtocol {
     ) throws -> Loaded {
         let identity = try fileSystem.identityOfFile(atPath: file)
         if let cached, cached.identity == identity { return cached }
-        guard let identity, let data = try fileSystem.contentsOfFile(atPath: file) else {
+        guard let identity, let opened = try fileSystem.openFileForReading(atPath: file) else {
             throw PostStoreError(.storeNotFound, "The JSON store \(path) was deleted while it was open.", path: path)
         }
-        let document = try JSONStoreDocument.decode(data, path: path)
+        let document = try JSONStoreDocument.decode(opened, path: path)
         return Loaded(identity: identity, contents: document.contents, formatVersion: document.formatVersion)
     }
 

@@ -153,6 +153,13 @@ package struct PostTable: Sendable {
 
     // MARK: - Writing
 
+    /// Makes room for about this many posts and bytes of text, so that reading a store's file into the table
+    /// allocates each array once: growing one doubles it, and for a moment holds the old and the new at once.
+    package mutating func reserveCapacity(posts: Int, textBytes: Int) {
+        slots.reserveCapacity(posts)
+        text.reserveCapacity(textBytes)
+    }
+
     /// Stores a post, replacing the one with its id, if any.
     package mutating func upsert(_ post: Post) {
         var title = post.title
