@@ -160,6 +160,18 @@ package struct PostTable: Sendable {
         text.reserveCapacity(textBytes)
     }
 
+    /// Makes room for `posts` on top of what the table holds, as ``reserveCapacity(posts:textBytes:)`` does, when
+    /// they would not fit: at least doubling what is there, so that many small writes do not each reallocate.
+    mutating func reserveCapacity(adding posts: [Post]) {
+        let textBytes = posts.reduce(0) { $0 + $1.title.utf8.count + $1.body.utf8.count }
+        if slots.count + posts.count > slots.capacity {
+            slots.reserveCapacity(max(slots.count + posts.count, 2 * slots.capacity))
+        }
+        if text.count + textBytes > text.capacity {
+            text.reserveCapacity(max(text.count + textBytes, 2 * text.capacity))
+        }
+    }
+
     /// Stores a post, replacing the one with its id, if any.
     package mutating func upsert(_ post: Post) {
         var title = post.title

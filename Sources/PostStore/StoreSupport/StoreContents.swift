@@ -72,6 +72,7 @@ package struct StoreContents: Sendable, Equatable {
     package mutating func apply(_ changes: PostChangeSet) throws -> WriteSummary {
         let plan = try plan(changes)
         let summary = plan.summary
+        posts.reserveCapacity(adding: plan.written)
         for post in plan.written {
             posts.upsert(post)
         }
