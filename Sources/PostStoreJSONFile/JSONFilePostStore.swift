@@ -13,8 +13,11 @@ package import PostStoreEngines
 /// the new file is in place: flushing the folder; its error says that the change was written but may not survive a
 /// power loss.
 ///
-/// Reads parse the file again only when it has changed since the last read. Each write rewrites the whole file,
-/// so this engine suits thousands of posts, not millions: use `SQLitePostStore` for those.
+/// Reads parse the file again only when it has changed since the last read, a piece at a time, into the in-memory
+/// table `InMemoryPostStore` keeps too: queries by user and text searches go through its index (built by the
+/// first query after a read), not through every post. Each write rewrites the whole file, so this engine suits
+/// thousands of posts, or a store that is mostly read, not millions written often: use `SQLitePostStore` for
+/// those.
 ///
 /// For example:
 ///

@@ -3,6 +3,11 @@
 /// The engine for tests and previews, and a cache in front of nothing. An actor, so concurrent calls are
 /// serialized without blocking threads.
 ///
+/// The posts are kept in one table, their text in a single byte array, with an index that the first query builds
+/// and later queries bring up to date: a list of ids per user, and trigram filters over blocks of posts that a
+/// search asks before it reads a block's text. A write only appends, so writes cost what they did without it; the
+/// guide's "Choosing an Engine" article describes it.
+///
 /// For example:
 ///
 /// ```swift
