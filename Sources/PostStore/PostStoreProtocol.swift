@@ -309,7 +309,7 @@ extension PostStoreProtocol {
     /// The token of a store that counts no writes: a digest of its posts, revision 0.
     private static func digestToken(of posts: [Post]) -> ChangeToken {
         var contents = StoreContents()
-        for post in posts { contents.posts[post.id] = post }
+        contents.posts = PostTable(posts)
         return ChangeToken(storeID: contents.postsDigest, revision: 0)
     }
 

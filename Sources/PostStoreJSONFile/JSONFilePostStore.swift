@@ -13,8 +13,11 @@ package import PostStoreEngines
 /// the new file is in place: flushing the folder; its error says that the change was written but may not survive a
 /// power loss.
 ///
-/// Reads parse the file again only when it has changed since the last read. Each write rewrites the whole file,
-/// so this engine suits thousands of posts, not millions: use `SQLitePostStore` for those.
+/// Reads parse the file again only when it has changed since the last read, a piece at a time, into the in-memory
+/// table `InMemoryPostStore` keeps too: queries by user and text searches go through its index (built by the
+/// first query after a read), not through every post. Each write rewrites the whole file, so this engine suits
+/// thousands of posts, or a store that is mostly read, not millions written often: use `SQLitePostStore` for
+/// those.
 ///
 /// For example:
 ///
@@ -40,7 +43,8 @@ public actor JSONFilePostStore: PostStoreProtocol {
     /// The file as last read or written: which version of it, what it holds, and the format version it records.
     private struct Loaded {
         let identity: FileIdentity
-        let contents: StoreContents
+        /// Changed only by queries, which bring the posts' index up to date.
+        var contents: StoreContents
         let formatVersion: Int
     }
 
@@ -103,8 +107,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
     }
 
     public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
-        var contents = try current()
-        return try contents.apply(changes)
+        try current().preview(changes)
     }
 
     public func post(id: Int) throws -> Post? {
@@ -112,7 +115,7 @@ public actor JSONFilePostStore: PostStoreProtocol {
     }
 
     public func query(_ query: PostQuery) throws -> [Post] {
-        try current().query(query)
+        try withCurrent { try $0.query(query) }
     }
 
     public func count() throws -> Int {
@@ -149,20 +152,41 @@ public actor JSONFilePostStore: PostStoreProtocol {
     /// The file's contents and the format version it records, both from one read; the version is `nil` while the
     /// file does not exist yet (another process was creating it when this store opened).
     private func currentWithFormatVersion() throws -> (contents: StoreContents, formatVersion: Int?) {
+        guard try refreshCache(), let cache else { return (Self.contentsBeforeCreation, nil) }
+        return (cache.contents, cache.formatVersion)
+    }
+
+    /// Runs `read` on the file's contents where the cache holds them, so that the index a query brings up to date
+    /// is there for the next query of the same version of the file.
+    private func withCurrent<Result>(_ read: (inout StoreContents) throws -> Result) throws -> Result {
+        guard try refreshCache(), cache != nil else {
+            var empty = Self.contentsBeforeCreation
+            return try read(&empty)
+        }
+        return try read(&cache!.contents)
+    }
+
+    /// Reads the file into the cache when it changed since the last read; `false`, leaving the cache, while the
+    /// file does not exist yet (another process was creating it when this store opened).
+    private func refreshCache() throws -> Bool {
         if awaitingCreation {
             if try Self.onlyPostStoreErrors(path, { try fileSystem.identityOfFile(atPath: file) }) == nil {
-                // The same identity on every read, until the file exists and has its own.
-                var empty = StoreContents()
-                empty.history = ChangeHistory(storeID: empty.postsDigest)
-                return (empty, nil)
+                return false
             }
             awaitingCreation = false
         }
-        let current = try Self.onlyPostStoreErrors(path) {
+        cache = try Self.onlyPostStoreErrors(path) {
             try Self.read(file, naming: path, fileSystem, cached: cache)
         }
-        cache = current
-        return (current.contents, current.formatVersion)
+        return true
+    }
+
+    /// What the store reads as while its file does not exist yet: no posts, and the same identity on every read,
+    /// until the file exists and has its own.
+    private static var contentsBeforeCreation: StoreContents {
+        var empty = StoreContents()
+        empty.history = ChangeHistory(storeID: empty.postsDigest)
+        return empty
     }
 
     /// Runs `change` on the newest contents under the write lock, and replaces the file when it changed anything.
@@ -218,10 +242,10 @@ public actor JSONFilePostStore: PostStoreProtocol {
     ) throws -> Loaded {
         let identity = try fileSystem.identityOfFile(atPath: file)
         if let cached, cached.identity == identity { return cached }
-        guard let identity, let data = try fileSystem.contentsOfFile(atPath: file) else {
+        guard let identity, let opened = try fileSystem.openFileForReading(atPath: file) else {
             throw PostStoreError(.storeNotFound, "The JSON store \(path) was deleted while it was open.", path: path)
         }
-        let document = try JSONStoreDocument.decode(data, path: path)
+        let document = try JSONStoreDocument.decode(opened, path: path)
         return Loaded(identity: identity, contents: document.contents, formatVersion: document.formatVersion)
     }
 
@@ -348,8 +372,7 @@ extension JSONFilePostStore: PostPageReading {
 
     package func page(_ query: PostQuery) throws -> PostPage {
         // One read of the file for the page and its revision.
-        let contents = try current()
-        return try query.evaluatePage(over: contents.posts, revision: contents.history.token.description)
+        try withCurrent { try $0.page(query) }
     }
 }
 

@@ -150,6 +150,29 @@ struct JSONFilePostStoreTests {
         #expect(try await store.changes(since: now.next).posts.map(\.id) == [3])
     }
 
+    @Test("a file larger than one read is read back whole, its posts searched and paged through the index")
+    func aLargeFileReadsBackWhole() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.json")
+        let posts = (1...6000).map { id in
+            Post(
+                userId: id % 7,
+                id: id,
+                title: "Title \(id) İ",
+                body: String(repeating: "lorem ipsum \(id) ", count: 12)
+            )
+        }
+        _ = try await JSONFilePostStore(path: path).upsert(posts)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 > 1 << 20)
+
+        let store = try JSONFilePostStore(path: path, mode: .openExisting)
+        #expect(try await store.query(PostQuery()) == posts)
+        #expect(try await store.query(PostQuery(userIds: [3], limit: 2)).map(\.id) == [3, 10])
+        #expect(try await store.query(PostQuery(search: "TITLE 5999 i\u{307}")).map(\.id) == [5999])
+        let page = try await store.readPage(PostQuery(search: "ipsum 4321", limit: 3))
+        #expect(page.posts.map(\.id) == [4321] && page.total == 1)
+    }
+
     @Test("a write that changes nothing does not rewrite the file")
     func unchangedWriteSkipsTheFile() async throws {
         let directory = try TemporaryDirectory()
@@ -301,7 +324,8 @@ struct JSONFilePostStoreTests {
         #expect(error?.path == link)
         #expect(
             error?.message == "The JSON store \(link) is damaged or not a PostStore file. The data is not valid JSON: "
-                + "expected a field name in quotes, found ',' (byte offset 68). It was left untouched."
+                + "expected a field name in quotes, found ',' (byte offset 68, in the post at index 0). It was left "
+                + "untouched."
         )
     }
 

@@ -152,12 +152,12 @@ package struct ChangeHistory: Sendable, Equatable {
     package func changes(
         since token: ChangeToken?,
         limit: Int,
-        posts: [Int: Post]
+        posts: PostTable
     ) throws(PostStoreError) -> PostChanges {
         try Self.validate(limit: limit)
         guard let token else {
             return PostChanges(
-                posts: posts.values.sorted { $0.id < $1.id },
+                posts: posts.postsInIdOrder(),
                 deletedIds: [],
                 next: self.token,
                 isCaughtUp: true

@@ -24,8 +24,13 @@ package struct JSONWriter {
 
     /// Appends a string literal with every character JSON requires escaped; all other text is kept as UTF-8.
     package mutating func string(_ value: String) {
+        string(utf8: value.utf8)
+    }
+
+    /// Appends a string literal of text given as UTF-8 bytes, escaped as ``string(_:)`` escapes it.
+    package mutating func string(utf8 value: some Sequence<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
+        for byte in value {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -54,21 +59,39 @@ package struct JSONWriter {
     ///   - post: The post.
     ///   - indent: The indentation of the object's lines; `nil` writes it on one line.
     package mutating func post(_ post: Post, indent: String? = nil) {
+        self.post(userId: post.userId, id: post.id, title: post.title.utf8, body: post.body.utf8, indent: indent)
+    }
+
+    /// Appends a post given by its fields, its text as UTF-8 bytes, as ``post(_:indent:)`` writes it.
+    ///
+    /// - Parameters:
+    ///   - userId: The post's user.
+    ///   - id: The post's id.
+    ///   - title: The title's UTF-8 bytes.
+    ///   - body: The body's UTF-8 bytes.
+    ///   - indent: The indentation of the object's lines; `nil` writes it on one line.
+    package mutating func post(
+        userId: Int,
+        id: Int,
+        title: some Sequence<UInt8>,
+        body: some Sequence<UInt8>,
+        indent: String? = nil
+    ) {
         let open = indent.map { "{\n\($0)  " } ?? "{"
         let separator = indent.map { ",\n\($0)  " } ?? ", "
         let close = indent.map { "\n\($0)}" } ?? "}"
         raw(open)
         key("userId")
-        integer(post.userId)
+        integer(userId)
         raw(separator)
         key("id")
-        integer(post.id)
+        integer(id)
         raw(separator)
         key("title")
-        string(post.title)
+        string(utf8: title)
         raw(separator)
         key("body")
-        string(post.body)
+        string(utf8: body)
         raw(close)
     }
 }

@@ -18,6 +18,9 @@ struct PostPayloadParser {
     private var state = State.start
     /// The most bytes of JSON one post may take (``PayloadLimits/maximumPostBytes``).
     private let maximumPostBytes: Int
+    /// Whether the payload is an array inside a larger document: it must be an array, its `]` ends it, whatever
+    /// follows, and its ids are not checked for repeats (the caller, which keeps the posts, finds them).
+    private let isEmbedded: Bool
     /// How many records were read.
     private(set) var recordCount = 0
     /// The number of the line being read, in newline-delimited JSON.
@@ -40,8 +43,12 @@ struct PostPayloadParser {
     ///   - expectedPosts: Room to reserve for ids, when the payload's size suggests it.
     ///   - maximumPostBytes: The most bytes of JSON one post may take; a longer one is refused, also before it has
     ///     been read whole, so a stream's buffer never grows much past it.
-    init(expectedPosts: Int = 0, maximumPostBytes: Int = .max) {
+    ///   - isEmbedded: Whether the payload is an array that a larger document holds (a JSON store's `posts`): then
+    ///     ``parse(_:from:windowOffset:isComplete:into:limit:)`` finishes at its `]`, and returns where it ends, and
+    ///     leaves repeated ids to the caller.
+    init(expectedPosts: Int = 0, maximumPostBytes: Int = .max, isEmbedded: Bool = false) {
         self.maximumPostBytes = maximumPostBytes
+        self.isEmbedded = isEmbedded
         ids.reserveCapacity(expectedPosts)
     }
 
@@ -107,9 +114,11 @@ struct PostPayloadParser {
                     }
                     scanner.position += 1
                 case .arrayEnded:
-                    try scanner.skipWhitespace()
-                    guard try scanner.peek() == nil else {
-                        throw scanner.unexpected("nothing after the array's closing ']'")
+                    if !isEmbedded {
+                        try scanner.skipWhitespace()
+                        guard try scanner.peek() == nil else {
+                            throw scanner.unexpected("nothing after the array's closing ']'")
+                        }
                     }
                     try checkUniqueIds()
                     state = .finished
@@ -193,7 +202,7 @@ struct PostPayloadParser {
             scanner.position += 1
             format = .array
             state = .arrayFirstElement
-        case UInt8(ascii: "{"):
+        case UInt8(ascii: "{") where !isEmbedded:
             // Lines are counted from the start, blank ones included.
             scanner.position = afterMark
             scanner.allowsLineFeeds = false
@@ -275,7 +284,7 @@ struct PostPayloadParser {
                     + "limit of \(PayloadLimits.describe(bytes: maximumPostBytes)) per post."
             )
         case .post(let post):
-            ids.append(post.id)
+            if !isEmbedded { ids.append(post.id) }
             if format == .lines { idLines.append(Int32(clamping: position)) }
             posts.append(post)
             recordCount += 1

@@ -57,9 +57,14 @@ extension PostQuery {
     /// - Parameter matches: The posts the query selects, in its order.
     /// - Returns: At most `limit` of them, after the first `offset`.
     public func window(of matches: [Post]) -> [Post] {
-        guard offset < matches.count else { return [] }
-        let end = limit.map { min(matches.count, offset + min($0, matches.count)) } ?? matches.count
-        return Array(matches[offset..<end])
+        Array(matches[windowRange(count: matches.count)])
+    }
+
+    /// The positions of the window in `count` sorted matches; empty when `offset` is past them.
+    package func windowRange(count: Int) -> Range<Int> {
+        guard offset < count else { return count..<count }
+        let end = limit.map { min(count, offset + min($0, count)) } ?? count
+        return offset..<end
     }
 
     /// Every post that passes the filters and the search, sorted; the window not applied.
@@ -86,21 +91,37 @@ extension PostQuery.Sort {
     ///   - rhs: Another post.
     /// - Returns: Whether `lhs` comes before `rhs` in this order.
     public func areInIncreasingOrder(_ lhs: Post, _ rhs: Post) -> Bool {
+        areInIncreasingOrder(ids: (lhs.id, rhs.id), userIds: (lhs.userId, rhs.userId)) {
+            if lhs.title.utf8.elementsEqual(rhs.title.utf8) { return 0 }
+            return lhs.title.utf8.lexicographicallyPrecedes(rhs.title.utf8) ? -1 : 1
+        }
+    }
+
+    /// The order over what it compares, for posts held in another form (``PostTable`` compares titles where they
+    /// lie): one definition for both.
+    ///
+    /// - Parameters:
+    ///   - ids: The two posts' ids.
+    ///   - userIds: The two posts' users.
+    ///   - compareTitles: The order of the two titles' UTF-8 bytes, as `memcmp` gives it: negative when the first
+    ///     comes first, zero when they are equal, positive when the second does. Called only by the title orders.
+    /// - Returns: Whether the first post comes before the second in this order.
+    func areInIncreasingOrder(ids: (Int, Int), userIds: (Int, Int), compareTitles: () -> Int) -> Bool {
         switch self {
         case .idAscending:
-            return lhs.id < rhs.id
+            return ids.0 < ids.1
         case .idDescending:
-            return lhs.id > rhs.id
+            return ids.0 > ids.1
         case .title:
-            if lhs.title.utf8.elementsEqual(rhs.title.utf8) { return lhs.id < rhs.id }
-            return lhs.title.utf8.lexicographicallyPrecedes(rhs.title.utf8)
+            let order = compareTitles()
+            return order == 0 ? ids.0 < ids.1 : order < 0
         case .titleDescending:
-            if lhs.title.utf8.elementsEqual(rhs.title.utf8) { return lhs.id < rhs.id }
-            return rhs.title.utf8.lexicographicallyPrecedes(lhs.title.utf8)
+            let order = compareTitles()
+            return order == 0 ? ids.0 < ids.1 : order > 0
         case .user:
-            return (lhs.userId, lhs.id) < (rhs.userId, rhs.id)
+            return (userIds.0, ids.0) < (userIds.1, ids.1)
         case .userDescending:
-            return lhs.userId == rhs.userId ? lhs.id < rhs.id : lhs.userId > rhs.userId
+            return userIds.0 == userIds.1 ? ids.0 < ids.1 : userIds.0 > userIds.1
         }
     }
 }

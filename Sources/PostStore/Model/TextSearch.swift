@@ -67,28 +67,32 @@ public struct TextSearch: Sendable, Hashable {
 extension String {
     /// Whether `needle` occurs in this string as a run of code points.
     ///
-    /// UTF-8 is self-synchronizing, so a byte-substring of two valid UTF-8 strings is a code point substring. The C
-    /// library's `memchr` and `memcmp` find it, many times faster than a generic search over slices (in debug builds
-    /// above all, where a search of many terms took seconds).
+    /// UTF-8 is self-synchronizing, so a byte-substring of two valid UTF-8 strings is a code point substring.
     package func containsCodePoints(of needle: String) -> Bool {
         var haystack = self
         var needle = needle
-        return haystack.withUTF8 { haystackBytes in
-            needle.withUTF8 { needleBytes in
-                guard let first = needleBytes.first else { return true }
-                guard needleBytes.count <= haystackBytes.count, let haystackStart = haystackBytes.baseAddress,
-                    let needleStart = needleBytes.baseAddress
-                else { return false }
-                let lastStart = haystackStart + (haystackBytes.count - needleBytes.count)
-                var start = haystackStart
-                while start <= lastStart {
-                    guard let hit = memchr(start, Int32(first), lastStart - start + 1) else { return false }
-                    let candidate = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(candidate, needleStart, needleBytes.count) == 0 { return true }
-                    start = candidate + 1
-                }
-                return false
-            }
+        return haystack.withUTF8 { haystack in needle.withUTF8 { haystack.contains(bytes: $0) } }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether `needle` occurs in these bytes.
+    ///
+    /// The C library's `memchr` and `memcmp` find it, many times faster than a generic search over slices (in debug
+    /// builds above all, where a search of many terms took seconds).
+    func contains(bytes needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= count, let haystackStart = baseAddress, let needleStart = needle.baseAddress else {
+            return false
         }
+        let lastStart = haystackStart + (count - needle.count)
+        var start = haystackStart
+        while start <= lastStart {
+            guard let hit = memchr(start, Int32(first), lastStart - start + 1) else { return false }
+            let candidate = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
+            if memcmp(candidate, needleStart, needle.count) == 0 { return true }
+            start = candidate + 1
+        }
+        return false
     }
 }

@@ -15,8 +15,13 @@ package struct StableHasher {
 
     /// Mixes in a text's UTF-8 bytes and its length, so that `("ab", "c")` and `("a", "bc")` differ.
     package mutating func combine(_ text: String) {
-        combine(bytes: text.utf8)
-        combine(text.utf8.count)
+        combine(utf8: text.utf8)
+    }
+
+    /// Mixes in a text's UTF-8 bytes and its length, as combining the same text as a `String` does.
+    package mutating func combine(utf8 text: some Collection<UInt8>) {
+        combine(bytes: text)
+        combine(text.count)
     }
 
     /// Mixes in an integer's eight bytes.

@@ -4,8 +4,8 @@
 /// cannot drift apart; the SQLite engine implements the same contract in SQL and the differential tests hold it to
 /// this one.
 package struct StoreContents: Sendable, Equatable {
-    /// The posts, keyed by id.
-    package var posts: [Int: Post] = [:]
+    /// The posts, and the index that answers queries over them.
+    package var posts = PostTable()
 
     /// The sync states, keyed by source.
     package var syncStates: [SourceKey: SyncState] = [:]
@@ -25,39 +25,62 @@ package struct StoreContents: Sendable, Equatable {
         syncStates[SourceKey(source)]
     }
 
-    /// Applies a change set, counting what it did; on a thrown error nothing has changed.
-    package mutating func apply(_ changes: PostChangeSet) throws -> WriteSummary {
+    /// What a change set would do to these contents, worked out without changing them.
+    private struct WritePlan {
+        /// The counts.
+        var summary = WriteSummary()
+        /// The upserts that insert or update a post, in their order.
+        var written: [Post] = []
+        /// The ids the change set deletes, ascending.
+        var deleted: [Int] = []
+    }
+
+    /// Checks a change set and works out what applying it would do; throws what ``apply(_:)`` throws.
+    private func plan(_ changes: PostChangeSet) throws -> WritePlan {
         try changes.validate()
         try changes.checkRequiredChangeToken(
             stored: changes.syncState.flatMap { syncState(for: $0.source)?.changeToken }
         )
         try changes.checkRequiredPosts { posts[$0] }
-        let deleted = try changes.deletedIds(
+        var plan = WritePlan()
+        plan.deleted = try changes.deletedIds(
             storedCount: posts.count,
-            storedIds: { Array(posts.keys) },
-            isStored: { posts[$0] != nil }
+            storedIds: { posts.ids },
+            isStored: posts.contains
         )
-        var summary = WriteSummary()
-        var written: [Int] = []
         for post in changes.upserts {
-            switch posts[post.id] {
-            case nil:
-                summary.inserted += 1
-                posts[post.id] = post
-                written.append(post.id)
-            case let existing? where existing == post:
-                summary.unchanged += 1
-            case _?:
-                summary.updated += 1
-                posts[post.id] = post
-                written.append(post.id)
+            if !posts.contains(post.id) {
+                plan.summary.inserted += 1
+                plan.written.append(post)
+            } else if posts.holds(post) {
+                plan.summary.unchanged += 1
+            } else {
+                plan.summary.updated += 1
+                plan.written.append(post)
             }
         }
-        for id in deleted {
-            posts[id] = nil
+        plan.summary.deleted = plan.deleted.count
+        return plan
+    }
+
+    /// What applying a change set would count, without applying it: nothing changes, the index included.
+    package func preview(_ changes: PostChangeSet) throws -> WriteSummary {
+        try plan(changes).summary
+    }
+
+    /// Applies a change set, counting what it did; on a thrown error nothing has changed.
+    package mutating func apply(_ changes: PostChangeSet) throws -> WriteSummary {
+        let plan = try plan(changes)
+        let summary = plan.summary
+        posts.reserveCapacity(adding: plan.written)
+        for post in plan.written {
+            posts.upsert(post)
         }
-        summary.deleted = deleted.count
-        history.record(written: written, deleted: deleted)
+        for id in plan.deleted {
+            posts.remove(id)
+        }
+        posts.compactIfWasteful()
+        history.record(written: plan.written.map(\.id), deleted: plan.deleted)
         if summary.changedAnything {
             for key in Array(syncStates.keys) {
                 syncStates[key]?.etag = nil
@@ -80,7 +103,7 @@ package struct StoreContents: Sendable, Equatable {
     /// Deletes every post and sync state; the history records it, so every earlier token must refetch.
     package mutating func removeAll() {
         history.recordRemovingAll(changedPosts: !posts.isEmpty)
-        posts = [:]
+        posts.removeAll()
         syncStates = [:]
     }
 
@@ -89,9 +112,16 @@ package struct StoreContents: Sendable, Equatable {
         try history.changes(since: token, limit: limit, posts: posts)
     }
 
-    /// Answers a query; see ``PostQuery``.
-    package func query(_ query: PostQuery) throws(PostStoreError) -> [Post] {
-        try query.evaluate(over: posts)
+    /// Answers a query through the posts' index (see ``PostTable/answer(_:)``), as ``PostQuery`` defines it; the
+    /// index catches up with the writes since the last query, so the contents change, their posts do not.
+    package mutating func query(_ query: PostQuery) throws(PostStoreError) -> [Post] {
+        try posts.answer(query).posts
+    }
+
+    /// A query's page (``PostPageReading/page(_:)``), its total and the revision of these contents.
+    package mutating func page(_ query: PostQuery) throws(PostStoreError) -> PostPage {
+        let (matches, total) = try posts.answer(query)
+        return PostPage(posts: matches, total: total, revision: history.token.description)
     }
 
     /// A digest of the posts, the same for the same posts in any process: the identity of a store that keeps no
@@ -99,12 +129,11 @@ package struct StoreContents: Sendable, Equatable {
     /// history still describes its posts.
     package var postsDigest: String {
         var hasher = StableHasher()
-        for id in posts.keys.sorted() {
-            let post = posts[id]!
+        posts.forEachInIdOrder { post in
             hasher.combine(post.id)
             hasher.combine(post.userId)
-            hasher.combine(post.title)
-            hasher.combine(post.body)
+            hasher.combine(utf8: post.title)
+            hasher.combine(utf8: post.body)
         }
         return "c" + hasher.hexadecimal
     }
