@@ -23,7 +23,8 @@ import Testing
         #expect(
             result.errorLines == [
                 "poststore: The JSON store \(name) is damaged or not a PostStore file. The data is not valid JSON: "
-                    + "expected a field name in quotes, found ',' (byte offset 68). It was left untouched."
+                    + "expected a field name in quotes, found ',' (byte offset 68, in the post at index 0). It was left "
+                    + "untouched."
             ],
             "\(result)"
         )
