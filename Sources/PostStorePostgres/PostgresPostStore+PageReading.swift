@@ -8,8 +8,8 @@ extension PostgresPostStore: PostPageReading {
     }
 
     /// The revision, the count of the query's matches and its window from one statement, so from one snapshot and
-    /// in one round trip (``PostgresQueryPlan/page(storeRevision:)``): prepared when there is no search and the
-    /// window holds at most ``PostgresSession/boundedRowCount`` posts (a server's pages), streamed otherwise.
+    /// in one round trip (`PostgresQueryPlan.page(storeRevision:)`): prepared when there is no search and the
+    /// window holds at most `PostgresSession.boundedRowCount` posts (a server's pages), streamed otherwise.
     package func page(_ query: PostQuery) async throws -> PostPage {
         try query.validate()
         if query.ids?.isEmpty == true || query.userIds?.isEmpty == true {

@@ -15,9 +15,9 @@ extension PostgresPostStore {
     }
 
     /// Answers a query with one statement. Without a search, the statement is prepared and its rows read at once
-    /// when the window holds at most ``PostgresSession/boundedRowCount`` posts, or asked for one more than that and
-    /// run again, streamed, when that many come; a search's SQL differs from one search to the next, and its rows
-    /// are streamed. Streamed rows are taken on the connection's event loop as they arrive, never falling behind
+    /// when the window holds at most 256 posts (`PostgresSession.boundedRowCount`), or asked for one more than that
+    /// and run again, streamed, when that many come; a search's SQL differs from one search to the next, and its
+    /// rows are streamed. Streamed rows are taken on the connection's event loop as they arrive, never falling behind
     /// them (postgres-nio 1.33.2 stops the process when a connection closes under a reader that is behind).
     public func query(_ query: PostQuery) async throws -> [Post] {
         try query.validate()
