@@ -15,9 +15,9 @@ extension PostgresPostStore {
     }
 
     /// Answers a query with one statement. Without a search, the statement is prepared and its rows read at once
-    /// when the window holds at most 256 posts (`PostgresSession.boundedRowCount`), or asked for one more than that
-    /// and run again, streamed, when that many come; a search's SQL differs from one search to the next, and its
-    /// rows are streamed. Streamed rows are taken on the connection's event loop as they arrive, never falling behind
+    /// when the window holds at most 256 posts (`PostgresSession.boundedRowCount`); a larger window asks for 256
+    /// first, and runs again, streamed, when that many come. A search's SQL differs from one search to the next, and
+    /// its rows are streamed. Streamed rows are taken on the connection's event loop as they arrive, never falling behind
     /// them (postgres-nio 1.33.2 stops the process when a connection closes under a reader that is behind).
     public func query(_ query: PostQuery) async throws -> [Post] {
         try query.validate()
@@ -26,8 +26,8 @@ extension PostgresPostStore {
         let bound = PostgresSession.boundedRowCount
         return try await read { session in
             if !plan.searches {
-                let rows = try await session.preparedRows(plan.rows(limitedTo: bound + 1))
-                if rows.count <= bound { return try rows.map(Self.post(in:)) }
+                let rows = try await session.preparedRows(plan.rows(limitedTo: bound))
+                if rows.count < bound || plan.windowIsAtMost(bound) { return try rows.map(Self.post(in:)) }
             }
             return try await posts(plan.rows(), in: session)
         }

@@ -33,6 +33,21 @@ struct PostgresStoreTests {
         #expect(error?.message.contains(text) == true, "\(error?.message ?? "")")
     }
 
+    /// Reads around the prepared path's bound (256 rows): below, at and above it, in order, whole.
+    @Test func answersOfMoreRowsThanThePreparedBoundAreWhole() async throws {
+        let (store, _) = try makeStore()
+        let posts = (1...600).map { Post(userId: $0 <= 300 ? 1 : 2, id: $0, title: "t\($0)", body: "b") }
+        try await store.upsert(posts)
+        let bound = PostgresSession.boundedRowCount
+        #expect(try await store.query(PostQuery(userIds: [1])) == Array(posts[0..<300]))
+        #expect(try await store.query(PostQuery(userIds: [1], limit: bound)) == Array(posts[0..<bound]))
+        #expect(try await store.query(PostQuery(userIds: [1], limit: bound + 1)) == Array(posts[0...bound]))
+        #expect(try await store.query(PostQuery(sort: .idDescending, offset: 100)) == Array(posts[0..<500].reversed()))
+        #expect(try await store.query(PostQuery(userIds: [2], limit: bound - 1)).count == bound - 1)
+        let page = try await store.page(PostQuery(userIds: [1, 2], limit: 300, offset: 250))
+        #expect(page.posts == Array(posts[250..<550]) && page.total == 600)
+    }
+
     @Test func aNewerSchemaIsRefusedAndLeftUntouched() async throws {
         let (store, schema) = try makeStore()
         try await store.upsert(SamplePosts.make(count: 2))
