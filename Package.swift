@@ -287,10 +287,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The PostgreSQL engine without a server: URLs, query plans, migration files (its tests on a server are in
-        // PostStoreLiveTests, beside the other engines').
+        // PostStoreLiveTests, beside the other engines'); and postgres-nio's own COPY on a server, in a child process.
         .testTarget(
             name: "PostStorePostgresTests",
-            dependencies: ["PostStore", "PostStorePostgres", "PostStorePostgresMigrations", "PostStoreTestSupport"],
+            dependencies: [
+                "PostStore", "PostStorePostgres", "PostStorePostgresMigrations", "PostStoreTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The composition root, and what needs every engine: the contract suite on each engine of the table, the

@@ -1,35 +1,200 @@
 import PostStore
 import PostgresNIO
 
-/// Posts gathered into five arrays and inserted by one statement, `INSERT … SELECT * FROM unnest(…)`: how a write
-/// streams its posts in, a batch at a time, inside its transaction, without a round trip per post.
+/// Posts streamed into a table a chunk at a time, inside the write's transaction: as the rows of one
+/// `COPY … FROM STDIN` (``PostgresCopyIn``, which keeps postgres-nio 1.33.2 away from its traps), or, where that
+/// cannot run (postgres-nio's channel out of reach), as arrays bound to one `INSERT … SELECT * FROM unnest(…)` per
+/// batch.
 ///
-/// Title and body go as `text`, `search_text` as the title and body lowercased by Swift (as ``TextSearch``
-/// lowercases). None holds a NUL character: the writer refuses a post with one before it gets here.
-///
-/// Not `COPY … FROM STDIN`, although it is faster: postgres-nio 1.33.2 stops the process on a failed precondition
-/// when the connection of a `COPY` in progress closes (a server restarting, a terminated backend), where a statement
-/// just fails and the write is tried again. Benchmarks/README.md gives what that costs.
+/// Each post fills ``columns``: its id and user id, its title and body as ``contentType`` says (`text` now), and
+/// `search_text`, the title and body lowercased by Swift (as ``TextSearch`` lowercases); and the write's revision,
+/// for the posts table itself. None holds a NUL character, which `text` cannot hold: the writer refuses a post with
+/// one before it gets here (a `COPY` row would leave it out).
 struct PostgresPostBatch {
-    /// The columns each post fills, in the order of the arrays.
-    static let columns = "id, user_id, title, body, search_text"
+    /// The columns each post fills, in order (then `revision`, for the posts table itself).
+    static let columns = ["id", "user_id", "title", "body", "search_text"]
 
-    /// How many bytes of text are gathered before a statement sends them: large enough that the statements cost
-    /// little, small enough that a batch's arrays stay a few megabytes.
-    static let byteLimit = 2 << 20
+    /// How the `title` and `body` columns hold their text.
+    enum ContentType {
+        /// `bytea`, the text's UTF-8 bytes (so that NUL survives).
+        case bytea
+        /// `text`, which cannot hold NUL.
+        case text
+    }
 
+    /// How titles and bodies are sent: as the columns' type is.
+    static let contentType = ContentType.text
+
+    /// How many bytes a chunk of `COPY` rows gathers before it is sent: large enough that the sends cost little,
+    /// small enough that the server starts on the rows early.
+    static let copyChunkSize = 256 * 1024
+
+    /// How many bytes of text a batch of arrays gathers before a statement sends them: large enough that the
+    /// statements cost little, small enough that a batch's arrays stay a few megabytes.
+    static let arrayByteLimit = 2 << 20
+
+    private enum Destination {
+        case copy(PostgresCopyIn.Sender)
+        case statements(PostgresSession, table: String)
+    }
+
+    private let destination: Destination
+    private let revision: Int?
+
+    // A COPY's rows, in its text format.
+    private var rows = ByteBuffer()
+
+    // A statement's arrays.
     private var ids: [Int] = []
     private var userIds: [Int] = []
     private var titles: [String] = []
     private var bodies: [String] = []
     private var searchTexts: [String] = []
-    private var bytes = 0
+    private var arrayBytes = 0
 
-    /// Whether enough is gathered to send.
-    var isFull: Bool { bytes >= Self.byteLimit }
+    private init(_ destination: Destination, revision: Int?) {
+        self.destination = destination
+        self.revision = revision
+        if case .copy = destination { rows.reserveCapacity(Self.copyChunkSize + 64 * 1024) }
+    }
 
-    /// Adds a post.
-    mutating func append(_ post: Post) {
+    /// Streams the posts that `body` appends into a table of the search path, in the session's transaction.
+    ///
+    /// - Parameters:
+    ///   - table: The table, unqualified.
+    ///   - revision: The revision the posts are written at, for the posts table itself; `nil` for a table without
+    ///     revisions.
+    ///   - session: The session, in a transaction.
+    ///   - body: Appends the posts.
+    /// - Throws: What `body` throws; the server's error (`23505` for a repeated id); a ``PostgresSessionError``.
+    static func stream(
+        into table: String,
+        revision: Int?,
+        session: PostgresSession,
+        _ body: (inout PostgresPostBatch) async throws -> Void
+    ) async throws {
+        guard let copy = PostgresCopyIn(session: session) else {
+            var batch = PostgresPostBatch(.statements(session, table: table), revision: revision)
+            try await body(&batch)
+            try await batch.send()
+            return
+        }
+        try await copy.run(into: table, columns: columns + (revision == nil ? [] : ["revision"])) { sender in
+            var batch = PostgresPostBatch(.copy(sender), revision: revision)
+            try await body(&batch)
+            try await batch.send()
+        }
+    }
+
+    /// Adds a post, and sends what is gathered once there is enough.
+    mutating func append(_ post: Post) async throws {
+        switch destination {
+        case .copy:
+            appendRow(post)
+            if rows.readableBytes >= Self.copyChunkSize { try await send() }
+        case .statements:
+            appendToArrays(post)
+            if arrayBytes >= Self.arrayByteLimit { try await send() }
+        }
+    }
+
+    /// Sends what is gathered, and starts again.
+    private mutating func send() async throws {
+        switch destination {
+        case .copy(let sender):
+            let chunk = rows
+            rows = ByteBuffer()
+            rows.reserveCapacity(Self.copyChunkSize + 64 * 1024)
+            try await sender.send(chunk)
+        case .statements(let session, let table):
+            try await insertArrays(into: table, session: session)
+        }
+    }
+
+    // MARK: - COPY rows
+
+    /// Adds a post's line: id, user id, title, body, search text (and revision), tab-separated.
+    private mutating func appendRow(_ post: Post) {
+        rows.writeString(String(post.id))
+        rows.writeInteger(UInt8(ascii: "\t"))
+        rows.writeString(String(post.userId))
+        rows.writeInteger(UInt8(ascii: "\t"))
+        appendContent(post.title)
+        rows.writeInteger(UInt8(ascii: "\t"))
+        appendContent(post.body)
+        rows.writeInteger(UInt8(ascii: "\t"))
+        appendText(post.title.lowercased())
+        rows.writeStaticString("\\n")
+        appendText(post.body.lowercased())
+        if let revision {
+            rows.writeInteger(UInt8(ascii: "\t"))
+            rows.writeString(String(revision))
+        }
+        rows.writeInteger(UInt8(ascii: "\n"))
+    }
+
+    /// A title or body, as ``contentType`` says.
+    private mutating func appendContent(_ text: String) {
+        switch Self.contentType {
+        case .bytea: appendBytea(text)
+        case .text: appendText(text)
+        }
+    }
+
+    /// A `bytea` value in its escape format (printable ASCII as it is, a backslash as `\\`, every other byte as
+    /// `\ooo`: about the size of the text for most posts, where hex would double it), each backslash doubled once
+    /// more for `COPY`.
+    private mutating func appendBytea(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "\\") { continue }
+                rows.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
+                start = index + 1
+                if byte == UInt8(ascii: "\\") {
+                    rows.writeStaticString(#"\\\\"#)
+                } else {
+                    rows.writeStaticString(#"\\"#)
+                    rows.writeInteger(UInt8(ascii: "0") + byte >> 6)
+                    rows.writeInteger(UInt8(ascii: "0") + (byte >> 3) & 7)
+                    rows.writeInteger(UInt8(ascii: "0") + byte & 7)
+                }
+            }
+            rows.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
+        }
+    }
+
+    /// A `text` value escaped for `COPY`'s text format; NUL left out.
+    private mutating func appendText(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte <= UInt8(ascii: "\\") else { continue }
+                let escape: StaticString
+                switch byte {
+                case UInt8(ascii: "\\"): escape = #"\\"#
+                case UInt8(ascii: "\t"): escape = #"\t"#
+                case UInt8(ascii: "\n"): escape = #"\n"#
+                case UInt8(ascii: "\r"): escape = #"\r"#
+                case 0: escape = ""
+                default: continue
+                }
+                rows.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
+                rows.writeStaticString(escape)
+                start = index + 1
+            }
+            rows.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
+        }
+    }
+
+    // MARK: - Arrays
+
+    /// Adds a post to the arrays.
+    private mutating func appendToArrays(_ post: Post) {
         ids.append(post.id)
         userIds.append(post.userId)
         titles.append(post.title)
@@ -37,41 +202,46 @@ struct PostgresPostBatch {
         var search = post.title.lowercased()
         search += "\n"
         search += post.body.lowercased()
+        if search.utf8.contains(0) { search.unicodeScalars.removeAll { $0 == "\0" } }
         searchTexts.append(search)
-        bytes += 2 * (post.title.utf8.count + post.body.utf8.count) + 16
+        arrayBytes += 2 * (post.title.utf8.count + post.body.utf8.count) + 16
     }
 
-    /// Inserts what is gathered into a table of the search path, and starts again.
-    ///
-    /// - Parameters:
-    ///   - table: The table.
-    ///   - revision: The revision the posts are written at, for the posts table itself; `nil` for a table without
-    ///     revisions.
-    ///   - session: The session, in a transaction.
-    mutating func insert(into table: String, revision: Int?, session: PostgresSession) async throws {
+    /// Inserts the arrays into the table with one statement, and empties them.
+    private mutating func insertArrays(into table: String, session: PostgresSession) async throws {
         guard !ids.isEmpty else { return }
-        if let revision {
-            try await session.execute(
-                """
-                INSERT INTO \(unescaped: table) (\(unescaped: Self.columns), revision)
-                SELECT *, \(revision)::bigint FROM unnest(\(ids)::bigint[], \(userIds)::bigint[], \(titles)::text[],
-                    \(bodies)::text[], \(searchTexts)::text[])
-                """
-            )
-        } else {
-            try await session.execute(
-                """
-                INSERT INTO \(unescaped: table) (\(unescaped: Self.columns))
-                SELECT * FROM unnest(\(ids)::bigint[], \(userIds)::bigint[], \(titles)::text[], \(bodies)::text[],
-                    \(searchTexts)::text[])
-                """
-            )
+        var binds = PostgresBindings(capacity: 5)
+        binds.append(ids)
+        binds.append(userIds)
+        let contentType: String
+        switch Self.contentType {
+        case .bytea:
+            contentType = "bytea"
+            binds.append(titles.map { ByteBuffer(string: $0) })
+            binds.append(bodies.map { ByteBuffer(string: $0) })
+        case .text:
+            contentType = "text"
+            binds.append(titles)
+            binds.append(bodies)
         }
+        binds.append(searchTexts)
+        let columns = (Self.columns + (revision == nil ? [] : ["revision"])).joined(separator: ", ")
+        let revisionColumn = revision.map { ", \($0)::bigint" } ?? ""
+        try await session.execute(
+            PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO \(table) (\(columns))
+                    SELECT *\(revisionColumn) FROM unnest($1::bigint[], $2::bigint[], $3::\(contentType)[],
+                        $4::\(contentType)[], $5::text[])
+                    """,
+                binds: binds
+            )
+        )
         ids.removeAll(keepingCapacity: true)
         userIds.removeAll(keepingCapacity: true)
         titles.removeAll(keepingCapacity: true)
         bodies.removeAll(keepingCapacity: true)
         searchTexts.removeAll(keepingCapacity: true)
-        bytes = 0
+        arrayBytes = 0
     }
 }

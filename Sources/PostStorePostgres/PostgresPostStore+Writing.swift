@@ -122,7 +122,7 @@ extension PostgresPostStore: PostStoreProtocol {
     /// writing into an empty store, where there is nothing to compare or prune) or into a temporary table,
     /// `incoming`, which it creates.
     private func prepareForUpserts(in session: PostgresSession, writing: Bool) async throws -> Bool {
-        // The batches name their table unqualified: the store's schema first, then the session's temporary tables.
+        // The copy names its table unqualified: the store's schema first, then the session's temporary tables.
         try await session.execute("SET LOCAL search_path TO \(unescaped: names.quotedSchema)")
         let isEmpty = try await session.value(
             "SELECT NOT EXISTS (SELECT 1 FROM \(unescaped: names.posts))",
@@ -363,7 +363,7 @@ extension PostgresPostStore: PostStoreProtocol {
         }
     }
 
-    /// Inserts the change set's upserts, then the stream's, into a table, batch by batch, adding their ids to
+    /// Streams the change set's upserts, then the stream's, into a table (``PostgresPostBatch``), adding their ids to
     /// `upserted` in order.
     ///
     /// - Throws: `constraintViolation` for a post that is also deleted, `invalidData` for one that holds a NUL
@@ -378,24 +378,23 @@ extension PostgresPostStore: PostStoreProtocol {
     ) async throws {
         var reader = try upserts.makeReader()
         var batch: [Post]? = changes.upserts
-        var rows = PostgresPostBatch()
         upserted.reserveCapacity(changes.upserts.count)
-        while let posts = batch {
-            for post in posts {
-                if changes.deletions.contains(post.id) {
-                    throw PostStoreError(
-                        .constraintViolation,
-                        "Post \(post.id) is both upserted (at index \(upserted.count)) and deleted in one batch."
-                    )
+        try await PostgresPostBatch.stream(into: table, revision: revision, session: session) { rows in
+            while let posts = batch {
+                for post in posts {
+                    if changes.deletions.contains(post.id) {
+                        throw PostStoreError(
+                            .constraintViolation,
+                            "Post \(post.id) is both upserted (at index \(upserted.count)) and deleted in one batch."
+                        )
+                    }
+                    try Self.checkKeepable(post, at: upserted.count)
+                    upserted.append(post.id)
+                    try await rows.append(post)
                 }
-                try Self.checkKeepable(post, at: upserted.count)
-                upserted.append(post.id)
-                rows.append(post)
-                if rows.isFull { try await rows.insert(into: table, revision: revision, session: session) }
+                batch = try reader.nextBatch()
             }
-            batch = try reader.nextBatch()
         }
-        try await rows.insert(into: table, revision: revision, session: session)
     }
 }
 

@@ -16,6 +16,11 @@ final class PostgresWatchdog: Sendable {
         var waiter: (any AbandonableStatementWaiter)?
         /// Whether the connection was seen closed at the previous look while a statement was awaited.
         var sawClosed = false
+        /// Whether a `COPY` holds the connection in copy mode (``holdCopyMode()``), where closing it would stop the
+        /// process: postgres-nio 1.33.2 traps when a connection in copy mode is closed by its client.
+        var holdsCopyMode = false
+        /// Whether the limit passed while a `COPY` held copy mode: the connection is closed once it lets go.
+        var closesAfterCopy = false
     }
 
     /// What the watchdog does after a look at the state.
@@ -61,9 +66,20 @@ final class PostgresWatchdog: Sendable {
     /// fails one it has sent when the connection closes, but not one that reached the connection as it closed.
     private func look(isClosed: Bool) -> Verdict {
         state.withLock { state in
-            guard let due = state.due else { return .wait }
-            if ContinuousClock.now >= due {
+            let now = ContinuousClock.now
+            guard let due = state.due else {
+                guard state.closesAfterCopy, !state.holdsCopyMode else { return .wait }
+                state.closesAfterCopy = false
+                defer { state.waiter = nil }
+                return .close(state.waiter)
+            }
+            if now >= due {
                 state.due = nil
+                if state.holdsCopyMode {
+                    // The copy sees the call stopped at its next look (``hasStopped``) and leaves copy mode.
+                    state.closesAfterCopy = true
+                    return .wait
+                }
                 defer { state.waiter = nil }
                 return .close(state.waiter)
             }
@@ -82,6 +98,30 @@ final class PostgresWatchdog: Sendable {
             guard state.due != nil else { throw PostgresSessionError.stoppedAnswering }
             state.due = .now + limit
         }
+    }
+
+    /// Whether the limit passed without progress: statements are refused and the connection is closed, or will be
+    /// once a `COPY` lets go of copy mode.
+    var hasStopped: Bool {
+        state.withLock { $0.due == nil }
+    }
+
+    /// Keeps the connection open while a `COPY` is in copy mode, until ``releaseCopyMode()``: past the limit the
+    /// watchdog then only marks the call stopped (``hasStopped``, and ``extend()`` throws), and closes the
+    /// connection after the copy has let go. postgres-nio 1.33.2 stops the process when a connection in copy mode
+    /// is closed by its client (scripts/RELIABILITY.md).
+    ///
+    /// - Throws: ``PostgresSessionError/stoppedAnswering`` when the limit has passed already.
+    func holdCopyMode() throws {
+        try state.withLock { state in
+            guard state.due != nil else { throw PostgresSessionError.stoppedAnswering }
+            state.holdsCopyMode = true
+        }
+    }
+
+    /// Lets the watchdog close the connection again, at its next look if the limit passed during the copy.
+    func releaseCopyMode() {
+        state.withLock { $0.holdsCopyMode = false }
     }
 
     /// Awaits an answer of PostgresNIO, or the watchdog's verdict once the limit passes without one.
