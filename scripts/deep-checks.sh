@@ -9,7 +9,7 @@
 #               Benchmarks/.build, which every step below runs)
 #   crash       crash soak: SIGKILL, SIGINT and SIGTERM mid-sync (scripts/crash-soak.py)
 #   soak        concurrency soak: syncs and readers on one store, first syncs racing (scripts/concurrency-soak.py)
-#   faults      PostgreSQL faults: server killed, backends terminated, server frozen, wrong password
+#   faults      PostgreSQL faults: server killed, backends terminated (also mid-COPY), server frozen, wrong password
 #   pgsoak      many writers, many machines: 4 sync loops, 4 servers with readers and If-Match writers, a copy
 #               loop on one PostgreSQL store (scripts/postgres-soak.py: 20 s at smoke size, 60 s with --full)
 #   api         the HTTP API against openapi.yaml (scripts/api-check.sh, schemathesis from PyPI)
@@ -134,6 +134,9 @@ run_step() {
             local rounds=2
             $full && rounds=10
             python3 scripts/postgres-faults.py --poststore "$poststore" --posts 2000 --rounds "$rounds"
+            # The faults aimed at a sync's COPY need one that lasts (a few tenths of a second at 100,000 posts).
+            python3 scripts/postgres-faults.py --poststore "$poststore" --posts 100000 --rounds "$rounds" \
+                --faults terminate-copy,kill-copy
             ;;
         pgsoak)
             # Smoke size: a third of the full run, the same processes and threads on fewer posts per range.

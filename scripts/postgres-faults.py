@@ -37,6 +37,10 @@ each:
              backend of the sync, or the sync ends saying no connection could be made: the freeze came between its
              first connection, whose schema check may be caught mid-statement, and its pooled one), as postgres-nio's
              pool tries to connect until its circuit breaker trips, after 60 s. Then SIGCONT.
+  kill-copy, terminate-copy  kill and terminate aimed at the sync's `COPY … FROM STDIN` (its backend active in
+             `COPY`): after a random delay of up to 0.4 s from when the copy is first seen. postgres-nio 1.33.2 traps
+             or hangs when a copy's connection closes; the store's copy must fail and retry like any statement. Not
+             in the default set (they need a sync whose copy lasts: 100,000 posts or so).
   password   the role `poststore_password` (postgres.sh makes it log in with a password) with a wrong password in
              the URL (`info` and `sync`), a wrong PGPASSWORD, and no password at all: exit 77, and neither the wrong
              nor the right password in the output. Before the rounds, the right password (in the URL, and in
@@ -99,7 +103,9 @@ from script_support import (
 )
 
 NAME = "postgres-faults"
-FAULTS = ("kill", "terminate", "terminate-read", "stop", "password")
+FAULTS = ("kill", "terminate", "terminate-read", "stop", "password", "kill-copy", "terminate-copy")
+# The faults run when --faults is not given.
+DEFAULT_FAULTS = FAULTS[:5]
 # Exit codes the error table documents (Sources/PostStore/PostStore.docc/Errors.md; a busy store is 74, and 77,
 # access denied, is the PostgreSQL engine's).
 DOCUMENTED_CODES = {1, 64, 65, 66, 69, 74, 77}
@@ -242,6 +248,10 @@ TERMINATE = (
     "FROM pg_stat_activity WHERE application_name = 'poststore' AND pid <> pg_backend_pid()"
 )
 BUSY = "state IN ('active', 'idle in transaction')"
+# A backend of a sync while it copies the posts in (`COPY … FROM STDIN`).
+COPYING = "state = 'active' AND query LIKE 'COPY %'"
+# How long after a sync's COPY is first seen a -copy fault lands: up to the copy's usual length at 100,000 posts.
+COPY_WINDOW = 0.4
 # The backend of a read, once it ran the statement that reads the posts (active, or idle with the rows sent).
 READING = "query LIKE 'SELECT id, user_id, title, body FROM %'"
 
@@ -797,6 +807,81 @@ class Soak:
             current = self.after_round(tally, name, url, sources, label)
         tally.seconds = time.monotonic() - started
 
+    def fault_terminate_copy(self, sources):
+        """`terminate`, landing in the sync's COPY: after a random delay from when its backend is first seen copying
+        (postgres-nio 1.33.2 traps or hangs when a COPY's connection closes; the store's copy must not)."""
+        url, tally, started, current = self.begin("terminate-copy", sources)
+        for number in range(1, self.args.rounds + 1):
+            label = f"terminate-copy-round{number}"
+            target = other(current)
+            delay = self.rng.uniform(0, COPY_WINDOW)
+            argv = self.sync_argv(sources[target], url)
+            process, begun = self.start(argv)
+            terminated, terminated_at, during = self.terminate_after(
+                process, delay, self.hang_limit(), only=COPYING, from_sight=True
+            )
+            ended = self.finish(process, argv, begun, self.hang_limit())
+            if terminated:
+                kind = f"terminated during {during}"
+                tally.exit_seconds.append(ended.ended_at - terminated_at)
+                extra = f"delay {delay:.2f} s into the COPY, exit {ended.ended_at - terminated_at:.1f} s after"
+            else:
+                kind = during or "the COPY ended before the terminate"
+                extra = f"delay {delay:.2f} s, sync {ended.seconds:.1f} s"
+            outcome, name = self.judge_sync(
+                ended, self.states[current], self.states[target], tally, label, self.states
+            )
+            if terminated and ended.status > 0:
+                outcome += " (gave up instead of retrying: acceptable, but see the message)"
+            self.record(tally, number, f"{kind}: {outcome}", extra)
+            current = self.after_round(tally, name, url, sources, label)
+        tally.seconds = time.monotonic() - started
+
+    def fault_kill_copy(self, sources):
+        """`kill`, landing in the sync's COPY: after a random delay from when its backend is first seen copying."""
+        url, tally, started, current = self.begin("kill-copy", sources)
+        for number in range(1, self.args.rounds + 1):
+            label = f"kill-copy-round{number}"
+            target = other(current)
+            delay = self.rng.uniform(0, COPY_WINDOW)
+            argv = self.sync_argv(sources[target], url)
+            process, begun = self.start(argv)
+            extra = f"delay {delay:.2f} s into the COPY"
+            if not self.wait_for(process, COPYING, self.hang_limit()) or wait_briefly(process, delay):
+                ended = finish(process, argv, begun, 10 if process.poll() is not None else self.hang_limit())
+                kind = "finished before the kill"
+            else:
+                during = self.cluster.activity()
+                killed_at = time.monotonic()
+                victims = self.cluster.kill()
+                restart = self.cluster.restart()
+                ended = self.finish(process, argv, begun, self.hang_limit())
+                tally.exit_seconds.append(ended.ended_at - killed_at)
+                kind = f"killed during {during}"
+                extra += f", {victims} server processes killed, restart {restart:.1f} s, " \
+                         f"exit {ended.ended_at - killed_at:.1f} s after the kill"
+            outcome, name = self.judge_sync(
+                ended, self.states[current], self.states[target], tally, label, self.states
+            )
+            self.record(tally, number, f"{kind}: {outcome}", extra)
+            current = self.after_round(tally, name, url, sources, label)
+        tally.seconds = time.monotonic() - started
+
+    def wait_for(self, process, only, limit):
+        """Polls until a backend of poststore meets `only`; False if the process ends first or `limit` seconds
+        pass."""
+        session = self.cluster.session()
+        seen = f"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'poststore' AND {only}"
+        deadline = time.monotonic() + limit
+        try:
+            while process.poll() is None and time.monotonic() < deadline:
+                if session.sql(seen) != "0":
+                    return True
+                time.sleep(0.002)
+            return False
+        finally:
+            session.close()
+
     def fault_terminate_read(self, sources):
         url, tally, started, current = self.begin("terminate-read", sources)
         expected = self.expected_ndjson(tally)
@@ -1102,7 +1187,8 @@ def parse_arguments():
         "--seed", type=int, default=1, help="seed for the data, the delays and the passwords (default 1)"
     )
     parser.add_argument(
-        "--faults", default=",".join(FAULTS), help=f"comma-separated: {','.join(FAULTS)} (default all)"
+        "--faults", default=",".join(DEFAULT_FAULTS),
+        help=f"comma-separated: {','.join(FAULTS)} (default {','.join(DEFAULT_FAULTS)})"
     )
     parser.add_argument("--poststore", help="the poststore binary (default: build .build-soak/release/poststore)")
     parser.add_argument("--workdir", help="work folder (default: a new temporary folder)")
