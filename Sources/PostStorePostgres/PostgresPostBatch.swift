@@ -6,24 +6,12 @@ import PostgresNIO
 /// cannot run (postgres-nio's channel out of reach), as arrays bound to one `INSERT … SELECT * FROM unnest(…)` per
 /// batch.
 ///
-/// Each post fills ``columns``: its id and user id, its title and body as ``contentType`` says (`text` now), and
-/// `search_text`, the title and body lowercased by Swift (as ``TextSearch`` lowercases); and the write's revision,
-/// for the posts table itself. None holds a NUL character, which `text` cannot hold: the writer refuses a post with
-/// one before it gets here (a `COPY` row would leave it out).
+/// Each post fills ``columns``: its id and user id, its title and body, and `search_text`, the title and body
+/// lowercased by Swift (as ``TextSearch`` lowercases); and the write's revision, for the posts table itself. None
+/// holds a NUL character, which `text` cannot hold: the writer refuses a post with one before it gets here.
 struct PostgresPostBatch {
     /// The columns each post fills, in order (then `revision`, for the posts table itself).
     static let columns = ["id", "user_id", "title", "body", "search_text"]
-
-    /// How the `title` and `body` columns hold their text.
-    enum ContentType {
-        /// `bytea`, the text's UTF-8 bytes (so that NUL survives).
-        case bytea
-        /// `text`, which cannot hold NUL.
-        case text
-    }
-
-    /// How titles and bodies are sent: as the columns' type is.
-    static let contentType = ContentType.text
 
     /// How many bytes a chunk of `COPY` rows gathers before it is sent: large enough that the sends cost little,
     /// small enough that the server starts on the rows early.
@@ -115,32 +103,33 @@ struct PostgresPostBatch {
 
     // MARK: - COPY rows
 
-    /// Adds a post's line: id, user id, title, body, search text (and revision), tab-separated.
+    /// Adds a post's line: id, user id, title, body, search text (and revision), tab-separated, each text escaped
+    /// for `COPY`'s text format.
     private mutating func appendRow(_ post: Post) {
         var title = post.title
         var body = post.body
         let revision = revision
-        let done = title.withUTF8 { title in
+        let isASCII = title.withUTF8 { title in
             body.withUTF8 { body in
                 guard Self.isASCII(title), Self.isASCII(body) else { return false }
-                // At most 5 bytes a byte as bytea, 2 as text, and the numbers and separators.
-                let most = 7 * (title.count + body.count) + 100
+                // Each text twice (as it is, and lowercased), at most 2 bytes a byte once escaped; the numbers.
+                let most = 4 * (title.count + body.count) + 80
                 rows.writeWithUnsafeMutableBytes(minimumWritableBytes: most) { buffer in
                     var row = RowWriter(buffer)
                     row.number(post.id)
-                    row.byte(UInt8(ascii: "\t"))
+                    row.tab()
                     row.number(post.userId)
-                    row.byte(UInt8(ascii: "\t"))
-                    row.content(title)
-                    row.byte(UInt8(ascii: "\t"))
-                    row.content(body)
-                    row.byte(UInt8(ascii: "\t"))
-                    row.lowercasedText(title)
+                    row.tab()
+                    row.text(title, lowercased: false)
+                    row.tab()
+                    row.text(body, lowercased: false)
+                    row.tab()
+                    row.text(title, lowercased: true)
                     row.byte(UInt8(ascii: "\\"))
                     row.byte(UInt8(ascii: "n"))
-                    row.lowercasedText(body)
+                    row.text(body, lowercased: true)
                     if let revision {
-                        row.byte(UInt8(ascii: "\t"))
+                        row.tab()
                         row.number(revision)
                     }
                     row.byte(UInt8(ascii: "\n"))
@@ -149,7 +138,7 @@ struct PostgresPostBatch {
                 return true
             }
         }
-        if !done { appendRowOfAnyText(post) }
+        if !isASCII { appendRowOfAnyText(post) }
     }
 
     /// Whether the bytes are all ASCII, where lowercasing maps `A`-`Z` alone, as `String.lowercased()` does.
@@ -159,7 +148,7 @@ struct PostgresPostBatch {
         return combined < 0x80
     }
 
-    /// Writes a row of ASCII text straight into the buffer: lowercased and escaped in one pass.
+    /// Writes a row of ASCII text straight into the buffer, lowercasing and escaping in one pass.
     private struct RowWriter {
         private let base: UnsafeMutablePointer<UInt8>
         private(set) var count = 0
@@ -171,6 +160,10 @@ struct PostgresPostBatch {
         mutating func byte(_ byte: UInt8) {
             base[count] = byte
             count += 1
+        }
+
+        mutating func tab() {
+            byte(UInt8(ascii: "\t"))
         }
 
         mutating func number(_ value: Int) {
@@ -189,37 +182,8 @@ struct PostgresPostBatch {
             count += digits
         }
 
-        /// A title or body, as ``PostgresPostBatch/contentType`` says.
-        mutating func content(_ text: UnsafeBufferPointer<UInt8>) {
-            switch PostgresPostBatch.contentType {
-            case .bytea: bytea(text)
-            case .text: self.text(text, lowercased: false)
-            }
-        }
-
-        mutating func lowercasedText(_ text: UnsafeBufferPointer<UInt8>) {
-            self.text(text, lowercased: true)
-        }
-
-        /// See ``PostgresPostBatch/appendBytea(_:)``.
-        private mutating func bytea(_ text: UnsafeBufferPointer<UInt8>) {
-            for byte in text {
-                if byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "\\") {
-                    self.byte(byte)
-                } else if byte == UInt8(ascii: "\\") {
-                    for _ in 0..<4 { self.byte(UInt8(ascii: "\\")) }
-                } else {
-                    self.byte(UInt8(ascii: "\\"))
-                    self.byte(UInt8(ascii: "\\"))
-                    self.byte(UInt8(ascii: "0") + byte >> 6)
-                    self.byte(UInt8(ascii: "0") + (byte >> 3) & 7)
-                    self.byte(UInt8(ascii: "0") + byte & 7)
-                }
-            }
-        }
-
-        /// See ``PostgresPostBatch/appendText(_:)``.
-        private mutating func text(_ text: UnsafeBufferPointer<UInt8>, lowercased: Bool) {
+        /// ASCII text escaped as ``PostgresPostBatch/appendText(_:)`` escapes it, `A`-`Z` lowercased if asked.
+        mutating func text(_ text: UnsafeBufferPointer<UInt8>, lowercased: Bool) {
             for var byte in text {
                 if byte > UInt8(ascii: "\\") {
                     self.byte(byte)
@@ -238,8 +202,6 @@ struct PostgresPostBatch {
                 case UInt8(ascii: "\r"):
                     self.byte(UInt8(ascii: "\\"))
                     self.byte(UInt8(ascii: "r"))
-                case 0:
-                    continue
                 default:
                     if lowercased, byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 0x20 }
                     self.byte(byte)
@@ -254,9 +216,9 @@ struct PostgresPostBatch {
         rows.writeInteger(UInt8(ascii: "\t"))
         rows.writeString(String(post.userId))
         rows.writeInteger(UInt8(ascii: "\t"))
-        appendContent(post.title)
+        appendText(post.title)
         rows.writeInteger(UInt8(ascii: "\t"))
-        appendContent(post.body)
+        appendText(post.body)
         rows.writeInteger(UInt8(ascii: "\t"))
         appendText(post.title.lowercased())
         rows.writeStaticString("\\n")
@@ -268,40 +230,8 @@ struct PostgresPostBatch {
         rows.writeInteger(UInt8(ascii: "\n"))
     }
 
-    /// A title or body, as ``contentType`` says.
-    private mutating func appendContent(_ text: String) {
-        switch Self.contentType {
-        case .bytea: appendBytea(text)
-        case .text: appendText(text)
-        }
-    }
-
-    /// A `bytea` value in its escape format (printable ASCII as it is, a backslash as `\\`, every other byte as
-    /// `\ooo`: about the size of the text for most posts, where hex would double it), each backslash doubled once
-    /// more for `COPY`.
-    private mutating func appendBytea(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var start = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                if byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "\\") { continue }
-                rows.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
-                start = index + 1
-                if byte == UInt8(ascii: "\\") {
-                    rows.writeStaticString(#"\\\\"#)
-                } else {
-                    rows.writeStaticString(#"\\"#)
-                    rows.writeInteger(UInt8(ascii: "0") + byte >> 6)
-                    rows.writeInteger(UInt8(ascii: "0") + (byte >> 3) & 7)
-                    rows.writeInteger(UInt8(ascii: "0") + byte & 7)
-                }
-            }
-            rows.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
-        }
-    }
-
-    /// A `text` value escaped for `COPY`'s text format; NUL left out.
+    /// A `text` value escaped for `COPY`'s text format: a backslash, tab, line feed and carriage return as `\\`,
+    /// `\t`, `\n` and `\r`; every other byte as it is.
     private mutating func appendText(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
@@ -315,7 +245,6 @@ struct PostgresPostBatch {
                 case UInt8(ascii: "\t"): escape = #"\t"#
                 case UInt8(ascii: "\n"): escape = #"\n"#
                 case UInt8(ascii: "\r"): escape = #"\r"#
-                case 0: escape = ""
                 default: continue
                 }
                 rows.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
@@ -337,7 +266,6 @@ struct PostgresPostBatch {
         var search = post.title.lowercased()
         search += "\n"
         search += post.body.lowercased()
-        if search.utf8.contains(0) { search.unicodeScalars.removeAll { $0 == "\0" } }
         searchTexts.append(search)
         arrayBytes += 2 * (post.title.utf8.count + post.body.utf8.count) + 16
     }
@@ -348,17 +276,8 @@ struct PostgresPostBatch {
         var binds = PostgresBindings(capacity: 5)
         binds.append(ids)
         binds.append(userIds)
-        let contentType: String
-        switch Self.contentType {
-        case .bytea:
-            contentType = "bytea"
-            binds.append(titles.map { ByteBuffer(string: $0) })
-            binds.append(bodies.map { ByteBuffer(string: $0) })
-        case .text:
-            contentType = "text"
-            binds.append(titles)
-            binds.append(bodies)
-        }
+        binds.append(titles)
+        binds.append(bodies)
         binds.append(searchTexts)
         let columns = (Self.columns + (revision == nil ? [] : ["revision"])).joined(separator: ", ")
         let revisionColumn = revision.map { ", \($0)::bigint" } ?? ""
@@ -366,8 +285,8 @@ struct PostgresPostBatch {
             PostgresQuery(
                 unsafeSQL: """
                     INSERT INTO \(table) (\(columns))
-                    SELECT *\(revisionColumn) FROM unnest($1::bigint[], $2::bigint[], $3::\(contentType)[],
-                        $4::\(contentType)[], $5::text[])
+                    SELECT *\(revisionColumn) FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[],
+                        $5::text[])
                     """,
                 binds: binds
             )
