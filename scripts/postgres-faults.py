@@ -746,15 +746,18 @@ class Soak:
         started = time.monotonic()
         return url, tally, started, self.seed(tally, sources, url)
 
-    def fault_kill(self, sources):
-        url, tally, started, current = self.begin("kill", sources)
+    def fault_kill(self, sources, copy=False):
+        """`kill`; with `copy`, `kill-copy`: the delay counts from when the sync's backend is first seen copying, and
+        is at most COPY_WINDOW."""
+        name = "kill-copy" if copy else "kill"
+        url, tally, started, current = self.begin(name, sources)
         for number in range(1, self.args.rounds + 1):
-            label = f"kill-round{number}"
+            label = f"{name}-round{number}"
             target = other(current)
-            delay = self.rng.uniform(0, self.window())
+            delay = self.rng.uniform(0, COPY_WINDOW if copy else self.window())
             process, begun = self.start(self.sync_argv(sources[target], url))
-            extra = f"delay {delay:.1f} s"
-            if wait_briefly(process, delay):
+            extra = f"delay {delay:.2f} s into the COPY" if copy else f"delay {delay:.1f} s"
+            if (copy and not self.wait_for(process, COPYING, self.hang_limit())) or wait_briefly(process, delay):
                 # It has ended: 10 s to drain its pipes (a timeout of 0 could expire before they are read).
                 ended = finish(process, self.sync_argv(sources[target], url), begun, 10)
                 kind = "finished before the kill"
@@ -768,104 +771,55 @@ class Soak:
                 kind = f"killed during {during}"
                 extra += f", {victims} server processes killed, restart {restart:.1f} s, " \
                          f"exit {ended.ended_at - killed_at:.1f} s after the kill"
-            outcome, name = self.judge_sync(
+            outcome, name_reached = self.judge_sync(
                 ended, self.states[current], self.states[target], tally, label, self.states
             )
-            if kind == "finished before the kill" and ended.status == 0:
+            if kind == "finished before the kill" and ended.status == 0 and not copy:
                 self.recent.append(ended.seconds)
                 self.sync_seconds.append(ended.seconds)
             self.record(tally, number, f"{kind}: {outcome}", extra)
-            current = self.after_round(tally, name, url, sources, label)
+            current = self.after_round(tally, name_reached, url, sources, label)
         tally.seconds = time.monotonic() - started
 
-    def fault_terminate(self, sources):
-        url, tally, started, current = self.begin("terminate", sources)
+    def fault_kill_copy(self, sources):
+        self.fault_kill(sources, copy=True)
+
+    def fault_terminate(self, sources, copy=False):
+        """`terminate`; with `copy`, `terminate-copy`: only a backend running `COPY` is terminated, the delay
+        counting from when it is first seen and at most COPY_WINDOW."""
+        name = "terminate-copy" if copy else "terminate"
+        url, tally, started, current = self.begin(name, sources)
         for number in range(1, self.args.rounds + 1):
-            label = f"terminate-round{number}"
+            label = f"{name}-round{number}"
             target = other(current)
-            delay = self.rng.uniform(0, self.window())
+            delay = self.rng.uniform(0, COPY_WINDOW if copy else self.window())
             argv = self.sync_argv(sources[target], url)
             process, begun = self.start(argv)
-            terminated, terminated_at, during = self.terminate_after(process, delay, self.hang_limit())
+            terminated, terminated_at, during = self.terminate_after(
+                process, delay, self.hang_limit(), **({"only": COPYING, "from_sight": True} if copy else {})
+            )
             ended = self.finish(process, argv, begun, self.hang_limit())
             if terminated:
                 kind = f"terminated {terminated} backend{'s' if terminated > 1 else ''} during {during}"
                 tally.exit_seconds.append(ended.ended_at - terminated_at)
                 extra = f"delay {delay:.1f} s, exit {ended.ended_at - terminated_at:.1f} s after"
             else:
-                kind = during or "finished before the terminate"
+                kind = during or ("the COPY ended before the terminate" if copy else "finished before the terminate")
                 extra = f"delay {delay:.1f} s, sync {ended.seconds:.1f} s"
-                if ended.status == 0 and not during:
+                if ended.status == 0 and not during and not copy:
                     self.recent.append(ended.seconds)
                     self.sync_seconds.append(ended.seconds)
-            outcome, name = self.judge_sync(
+            outcome, name_reached = self.judge_sync(
                 ended, self.states[current], self.states[target], tally, label, self.states
             )
             if terminated and ended.status > 0:
                 outcome += " (gave up instead of retrying: acceptable, but see the message)"
             self.record(tally, number, f"{kind}: {outcome}", extra)
-            current = self.after_round(tally, name, url, sources, label)
+            current = self.after_round(tally, name_reached, url, sources, label)
         tally.seconds = time.monotonic() - started
 
     def fault_terminate_copy(self, sources):
-        """`terminate`, landing in the sync's COPY: after a random delay from when its backend is first seen copying
-        (postgres-nio 1.33.2 traps or hangs when a COPY's connection closes; the store's copy must not)."""
-        url, tally, started, current = self.begin("terminate-copy", sources)
-        for number in range(1, self.args.rounds + 1):
-            label = f"terminate-copy-round{number}"
-            target = other(current)
-            delay = self.rng.uniform(0, COPY_WINDOW)
-            argv = self.sync_argv(sources[target], url)
-            process, begun = self.start(argv)
-            terminated, terminated_at, during = self.terminate_after(
-                process, delay, self.hang_limit(), only=COPYING, from_sight=True
-            )
-            ended = self.finish(process, argv, begun, self.hang_limit())
-            if terminated:
-                kind = f"terminated during {during}"
-                tally.exit_seconds.append(ended.ended_at - terminated_at)
-                extra = f"delay {delay:.2f} s into the COPY, exit {ended.ended_at - terminated_at:.1f} s after"
-            else:
-                kind = during or "the COPY ended before the terminate"
-                extra = f"delay {delay:.2f} s, sync {ended.seconds:.1f} s"
-            outcome, name = self.judge_sync(
-                ended, self.states[current], self.states[target], tally, label, self.states
-            )
-            if terminated and ended.status > 0:
-                outcome += " (gave up instead of retrying: acceptable, but see the message)"
-            self.record(tally, number, f"{kind}: {outcome}", extra)
-            current = self.after_round(tally, name, url, sources, label)
-        tally.seconds = time.monotonic() - started
-
-    def fault_kill_copy(self, sources):
-        """`kill`, landing in the sync's COPY: after a random delay from when its backend is first seen copying."""
-        url, tally, started, current = self.begin("kill-copy", sources)
-        for number in range(1, self.args.rounds + 1):
-            label = f"kill-copy-round{number}"
-            target = other(current)
-            delay = self.rng.uniform(0, COPY_WINDOW)
-            argv = self.sync_argv(sources[target], url)
-            process, begun = self.start(argv)
-            extra = f"delay {delay:.2f} s into the COPY"
-            if not self.wait_for(process, COPYING, self.hang_limit()) or wait_briefly(process, delay):
-                ended = finish(process, argv, begun, 10 if process.poll() is not None else self.hang_limit())
-                kind = "finished before the kill"
-            else:
-                during = self.cluster.activity()
-                killed_at = time.monotonic()
-                victims = self.cluster.kill()
-                restart = self.cluster.restart()
-                ended = self.finish(process, argv, begun, self.hang_limit())
-                tally.exit_seconds.append(ended.ended_at - killed_at)
-                kind = f"killed during {during}"
-                extra += f", {victims} server processes killed, restart {restart:.1f} s, " \
-                         f"exit {ended.ended_at - killed_at:.1f} s after the kill"
-            outcome, name = self.judge_sync(
-                ended, self.states[current], self.states[target], tally, label, self.states
-            )
-            self.record(tally, number, f"{kind}: {outcome}", extra)
-            current = self.after_round(tally, name, url, sources, label)
-        tally.seconds = time.monotonic() - started
+        self.fault_terminate(sources, copy=True)
 
     def wait_for(self, process, only, limit):
         """Polls until a backend of poststore meets `only`; False if the process ends first or `limit` seconds

@@ -125,8 +125,7 @@ struct PostgresPostBatch {
                     row.text(body, lowercased: false)
                     row.tab()
                     row.text(title, lowercased: true)
-                    row.byte(UInt8(ascii: "\\"))
-                    row.byte(UInt8(ascii: "n"))
+                    row.escaped(UInt8(ascii: "n"))
                     row.text(body, lowercased: true)
                     if let revision {
                         row.tab()
@@ -157,15 +156,24 @@ struct PostgresPostBatch {
             base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         }
 
+        /// One byte as it is.
         mutating func byte(_ byte: UInt8) {
             base[count] = byte
             count += 1
         }
 
+        /// The separator between columns.
         mutating func tab() {
             byte(UInt8(ascii: "\t"))
         }
 
+        /// A backslash and the letter after it: an escape of `COPY`'s text format.
+        mutating func escaped(_ letter: UInt8) {
+            byte(UInt8(ascii: "\\"))
+            byte(letter)
+        }
+
+        /// A whole number in decimal.
         mutating func number(_ value: Int) {
             if value < 0 { byte(UInt8(ascii: "-")) }
             var magnitude = value.magnitude
@@ -190,18 +198,10 @@ struct PostgresPostBatch {
                     continue
                 }
                 switch byte {
-                case UInt8(ascii: "\\"):
-                    self.byte(UInt8(ascii: "\\"))
-                    self.byte(UInt8(ascii: "\\"))
-                case UInt8(ascii: "\t"):
-                    self.byte(UInt8(ascii: "\\"))
-                    self.byte(UInt8(ascii: "t"))
-                case UInt8(ascii: "\n"):
-                    self.byte(UInt8(ascii: "\\"))
-                    self.byte(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"):
-                    self.byte(UInt8(ascii: "\\"))
-                    self.byte(UInt8(ascii: "r"))
+                case UInt8(ascii: "\\"): escaped(UInt8(ascii: "\\"))
+                case UInt8(ascii: "\t"): escaped(UInt8(ascii: "t"))
+                case UInt8(ascii: "\n"): escaped(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): escaped(UInt8(ascii: "r"))
                 default:
                     if lowercased, byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 0x20 }
                     self.byte(byte)
