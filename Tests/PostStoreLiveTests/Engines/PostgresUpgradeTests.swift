@@ -19,7 +19,7 @@ struct PostgresUpgradeTests {
             let logger = Logger(label: "PostgresUpgradeTests")
             do {
                 try await connection.query("CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public", logger: logger)
-            } catch where ["23505", "42710"].contains(PostgresFailure.sqlState(of: error)) {
+            } catch  where ["23505", "42710"].contains(PostgresFailure.sqlState(of: error)) {
                 // Another test (or a store's migration) created it at the same moment: it is there now.
             }
             for statement in PostgresMigrator.statements(of: sql) {
