@@ -103,9 +103,9 @@ extension PostgresPostStore: PostStoreProtocol {
         if isBulkLoad {
             return (try await finishBulkLoad(of: upserted, in: session), OverwrittenRevisions())
         }
-        var (summary, overwritten) = try await countIncoming(upserted, in: session)
-        summary.deleted = try await countDeletions(of: changes, in: session)
-        guard let revision else { return (summary, overwritten) }
+        let (summary, compared) = try await compareIncoming(upserted, with: changes, in: session)
+        guard let revision else { return (summary, compared) }
+        var overwritten = compared
         try await writeIncoming(summary, revision: revision, overwritten: &overwritten, in: session, progress: progress)
         try await deletePosts(
             summary.deleted,
@@ -172,54 +172,55 @@ extension PostgresPostStore: PostStoreProtocol {
         return WriteSummary(inserted: inserted)
     }
 
-    /// Counts how many of the posts copied into `incoming` are new, changed and unchanged, and the revisions of
-    /// the changed ones' stored versions.
-    private func countIncoming(
+    /// Compares the posts copied into `incoming` with the stored ones, in one pass: how many are new, changed and
+    /// unchanged, the revisions of the changed ones' stored versions, and how many stored posts the change set
+    /// deletes (named, or pruned because not in `incoming`), checked against its deletion limit.
+    private func compareIncoming(
         _ upserted: Int,
+        with changes: PostChangeSet,
         in session: PostgresSession
     ) async throws -> (WriteSummary, OverwrittenRevisions) {
-        guard upserted > 0 else { return (WriteSummary(), OverwrittenRevisions()) }
-        // A temporary table has no statistics until it is analyzed, and the joins below need them.
-        try await session.execute("ANALYZE pg_temp.incoming")
-        let (inserted, updated, first, last) = try await session.rows(
+        let deletions = Array(changes.deletions)
+        let deletes = changes.prune || !deletions.isEmpty
+        guard upserted > 0 || deletes else { return (WriteSummary(), OverwrittenRevisions()) }
+        // A temporary table has no statistics until it is analyzed, and the join below needs them.
+        if upserted > 0 { try await session.execute("ANALYZE pg_temp.incoming") }
+        // Counting deletions needs every stored post (a full join: one pass over both tables, where a join and
+        // then a NOT EXISTS per stored post would scan the unindexed temporary table each time); upserts alone need
+        // only the stored posts they name. The incoming ids are distinct (checked before).
+        let joined =
+            deletes
+            ? "\(names.posts) p FULL JOIN pg_temp.incoming i ON i.id = p.id"
+            : "pg_temp.incoming i LEFT JOIN \(names.posts) p ON p.id = i.id"
+        let (inserted, updated, first, last, stored, named, pruned) = try await session.rows(
             """
             WITH compared AS (
-                SELECT p.id IS NULL AS is_new, p.revision,
-                    p.id IS NOT NULL AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body)
-                        AS is_changed
-                FROM pg_temp.incoming i LEFT JOIN \(unescaped: names.posts) p ON p.id = i.id
+                SELECT p.id AS stored_id, i.id AS incoming_id, p.revision,
+                    p.id IS NOT NULL AND i.id IS NOT NULL
+                        AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body) AS is_changed
+                FROM \(unescaped: joined)
             )
-            SELECT count(*) FILTER (WHERE is_new), count(*) FILTER (WHERE is_changed),
-                min(revision) FILTER (WHERE is_changed), max(revision) FILTER (WHERE is_changed)
+            SELECT count(*) FILTER (WHERE stored_id IS NULL), count(*) FILTER (WHERE is_changed),
+                min(revision) FILTER (WHERE is_changed), max(revision) FILTER (WHERE is_changed),
+                count(stored_id), count(*) FILTER (WHERE stored_id = ANY(\(deletions))),
+                count(*) FILTER (
+                    WHERE \(changes.prune) AND incoming_id IS NULL AND NOT stored_id = ANY(\(deletions))
+                )
             FROM compared
             """,
-            as: (Int, Int, Int?, Int?).self
+            as: (Int, Int, Int?, Int?, Int, Int, Int).self
         )[0]
+        if deletes { try changes.deletionLimit.check(deletions: named + pruned, outOf: stored) }
         var overwritten = OverwrittenRevisions()
         overwritten.add(first)
         overwritten.add(last)
-        return (
-            WriteSummary(inserted: inserted, updated: updated, unchanged: upserted - inserted - updated), overwritten
+        let summary = WriteSummary(
+            inserted: inserted,
+            updated: updated,
+            unchanged: upserted - inserted - updated,
+            deleted: named + pruned
         )
-    }
-
-    /// Counts the stored posts a change set deletes (named, or pruned because not in `incoming`), checked against
-    /// its deletion limit.
-    private func countDeletions(of changes: PostChangeSet, in session: PostgresSession) async throws -> Int {
-        let deletions = Array(changes.deletions)
-        guard changes.prune || !deletions.isEmpty else { return 0 }
-        // A join, not NOT EXISTS inside the filter: a subquery there would be run once per stored post, and scan
-        // the unindexed temporary table each time. The incoming ids are distinct (checked before).
-        let (stored, named, pruned) = try await session.rows(
-            """
-            SELECT count(*), count(*) FILTER (WHERE p.id = ANY(\(deletions))),
-                count(*) FILTER (WHERE \(changes.prune) AND NOT p.id = ANY(\(deletions)) AND i.id IS NULL)
-            FROM \(unescaped: names.posts) p LEFT JOIN pg_temp.incoming i ON i.id = p.id
-            """,
-            as: (Int, Int, Int).self
-        )[0]
-        try changes.deletionLimit.check(deletions: named + pruned, outOf: stored)
-        return named + pruned
+        return (summary, overwritten)
     }
 
     /// Writes the changed and new posts of `incoming` into the store's table, in a `writing` phase.
