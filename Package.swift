@@ -80,6 +80,12 @@ let package = Package(
         // The engines' plug-in point: `StoreEngine` (the entry each engine module declares, and `.memory` for the
         // core's in-memory engine), the options a store is opened with, and what `info` and `migrate` read of a
         // store. Below the engines, above the core.
+        // What the NIO-based modules share (the server, the PostgreSQL engine): a task executor on an event loop.
+        .target(
+            name: "PostStoreNIO",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PostStoreEngines",
             dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
@@ -136,7 +142,7 @@ let package = Package(
         .target(
             name: "PostStorePostgres",
             dependencies: [
-                "PostStore", "PostStoreEngines", "PostStorePostgresMigrations",
+                "PostStore", "PostStoreEngines", "PostStoreNIO", "PostStorePostgresMigrations",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Underscored, so imported by one file alone (PostgresPoolFailure.swift, which says why, and
                 // scripts/check-imports.py holds it there): `ConnectionPoolError`, which PostgresClient throws when
@@ -160,7 +166,7 @@ let package = Package(
         .target(
             name: "PostStoreServer",
             dependencies: [
-                "PostStore",
+                "PostStore", "PostStoreEngines", "PostStoreNIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -291,7 +297,7 @@ let package = Package(
         .testTarget(
             name: "PostStorePostgresTests",
             dependencies: [
-                "PostStore", "PostStorePostgres", "PostStorePostgresMigrations", "PostStoreTestSupport",
+                "PostStore", "PostStoreNIO", "PostStorePostgres", "PostStorePostgresMigrations", "PostStoreTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -331,6 +337,7 @@ let package = Package(
             dependencies: [
                 "PostStore",
                 "PostStoreServer",
+                "PostStoreEngines",
                 "PostStoreSQLite",
                 "PostStoreJSONFile",
                 "PostStorePostgres",
@@ -338,6 +345,7 @@ let package = Package(
                 "PostStoreTestSupport",
                 "PostStoreTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

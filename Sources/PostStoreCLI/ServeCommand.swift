@@ -115,7 +115,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.requestTimeout = .milliseconds(Int64((requestTimeout * 1000).rounded()))
         configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
         try await Failure.report(Self.self, verbose: options.verbose) {
-            let store = try await StoreOptions.store(spec, openMode: .openExisting)
+            let store = try await StoreOptions.store(spec, openMode: .openExisting, servesRequests: true)
             let mode = allowWrites ? "writes allowed" : "read-only"
             // The server's own events at warning and above; the access log is its own.
             var logger = Logger(label: "poststore.serve")

@@ -131,18 +131,23 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// The store alone, for the commands that only read or copy.
+    /// The store alone, for the commands that only read, copy or serve.
     ///
-    /// - Parameter progress: Told of long work that opening does (a stale search index rebuilt).
+    /// - Parameters:
+    ///   - servesRequests: Whether the store will answer a server's many short calls (a store on a database server
+    ///     then keeps its connections open).
+    ///   - progress: Told of long work that opening does (a stale search index rebuilt).
     static func store(
         _ spec: StoreSpec,
         openMode: StoreOpenMode,
         buildsOffToTheSide: Bool = false,
+        servesRequests: Bool = false,
         progress: (@Sendable (WorkProgress) -> Void)? = nil
     ) async throws -> any PostStoreProtocol {
         try refuseFolder(spec, openMode: openMode)
         var configuration = PostStoreConfiguration(store: spec, openMode: openMode)
         configuration.buildsOffToTheSide = buildsOffToTheSide
+        configuration.servesRequests = servesRequests
         return try await openStore(of: live(configuration, progress: progress), spec)
     }
 

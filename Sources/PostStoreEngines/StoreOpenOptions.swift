@@ -12,6 +12,9 @@ package struct StoreOpenOptions: Sendable {
     /// Whether the store is a new one built in a staging folder (``NewStoreStaging``) that no other process opens
     /// before it is published, so the engine may skip what only protects other connections (SQLite's WAL).
     package var buildsOffToTheSide: Bool
+    /// Whether the store will answer many short calls at once, for a server (`poststore serve`): an engine on a
+    /// database server then keeps its connections open.
+    package var servesRequests = false
     /// What waits for locks measure and sleep on.
     package var clock: @Sendable () throws -> any ClockProtocol
     /// The file system the JSON engine reads and writes through.

@@ -42,6 +42,7 @@ extension DependencyStore {
                 fileSystem: try container.resolve((any FileSystemProtocol).self),
                 logger: container.logger
             )
+            options.servesRequests = configuration.servesRequests
             if let opening = try? container.resolve(OpeningProgress.self) { options.progress = opening.report }
             return try store.engine.open(store.location, options)
         }

@@ -33,6 +33,8 @@ public struct PostStoreConfiguration: Sendable, Hashable {
     /// Whether the store is a new one built in a staging folder that no other process opens before it is
     /// published (see `StoreOpenOptions`).
     package var buildsOffToTheSide = false
+    /// Whether the store will answer many short calls at once, for a server (see `StoreOpenOptions`).
+    package var servesRequests = false
 
     /// Creates a configuration.
     ///

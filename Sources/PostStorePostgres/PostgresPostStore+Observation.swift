@@ -68,7 +68,7 @@ final class PostgresCommitProbe: CommitProbe {
         while !Task.isCancelled {
             do {
                 try await store.prepared()
-                try await store.client.withConnection { connection in
+                try await store.withConnectionOfItsOwn { connection in
                     try await connection.listen(on: store.names.changesChannel) { notifications in
                         failures = 0
                         counted(token: nil, onCommit)

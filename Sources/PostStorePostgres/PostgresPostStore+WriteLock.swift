@@ -20,7 +20,7 @@ extension PostgresPostStore {
             try Task.checkCancellation()
             try await session.execute("LOCK TABLE \(unescaped: names.posts) IN SHARE ROW EXCLUSIVE MODE")
         } onCancel: {
-            Task { [client] in
+            Task { [client = clients.current] in
                 while waiting.isWaiting {
                     _ = try? await client.query("SELECT pg_cancel_backend(\(backend))").collectAll()
                     try? await Task.sleep(for: .milliseconds(50))

@@ -41,8 +41,8 @@ import Synchronization
 ///
 /// The password is never shown: messages name the server as `HOST:PORT/DATABASE`.
 public final class PostgresPostStore: Sendable, ServerStore {
-    /// The client the store's statements run on.
-    let client: PostgresClient
+    /// The clients the store's statements run on.
+    let clients: PostgresClients
     /// The store's schema and tables.
     let names: PostgresNames
     /// The server and database, for messages.
@@ -100,7 +100,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
             PostStoreError(.invalidArgument, "The PostgreSQL store's schema is not valid: \($0).")
         }
         self.init(
-            client: client,
+            clients: PostgresClients(app: client),
             names: PostgresNames(schema: schema),
             server: "the app's PostgreSQL client",
             mode: mode,
@@ -119,7 +119,14 @@ public final class PostgresPostStore: Sendable, ServerStore {
     ///   - location: The server, login, database and schema.
     ///   - mode: Whether the first call creates a missing store.
     ///   - lockTimeout: How long a write waits for another writer of the same store before `storeBusy`.
-    ///   - maximumConnections: The most connections the store's pool opens.
+    ///   - maximumConnections: The most connections the store's pool opens: one pool for each of postgres-nio's
+    ///     event loops, sharing them, so that a call made on an event loop (a request a NIO server handles)
+    ///     leases a connection of that loop and needs no thread switch.
+    ///   - keepsConnectionsOpen: Whether the pool opens its connections at once and keeps them open, idle, until
+    ///     the store goes, for a server answering many short reads (`poststore serve`): postgres-nio's
+    ///     keep-alive and idle timers, which otherwise start each time a connection is returned, cost such a
+    ///     server more than its statements. The default opens connections as calls need them and closes them after
+    ///     a minute idle, as a command that makes a few calls wants.
     ///   - searchIndex: Whether writes build the text-search index when the store lacks it (the default).
     ///   - logger: Where retries are logged; `nil` logs nothing.
     public convenience init(
@@ -127,12 +134,17 @@ public final class PostgresPostStore: Sendable, ServerStore {
         mode: StoreOpenMode = .createIfMissing,
         lockTimeout: Duration = .seconds(5),
         maximumConnections: Int = 8,
+        keepsConnectionsOpen: Bool = false,
         searchIndex: Bool = true,
         logger: Logger? = nil
     ) {
-        let client = PostgresClient(configuration: location.clientConfiguration(maximumConnections: maximumConnections))
+        let clients = PostgresClients(
+            configuration: location.clientConfiguration(maximumConnections: maximumConnections),
+            maximumConnections: maximumConnections,
+            keepsConnectionsOpen: keepsConnectionsOpen
+        )
         self.init(
-            client: client,
+            clients: clients,
             names: PostgresNames(schema: location.schema),
             server: location.serverDescription,
             mode: mode,
@@ -141,12 +153,12 @@ public final class PostgresPostStore: Sendable, ServerStore {
             keepsSearchIndex: searchIndex,
             logger: logger,
             location: location,
-            runningClient: Task { await client.run() }
+            runningClient: Task { await clients.run() }
         )
     }
 
     private init(
-        client: PostgresClient,
+        clients: PostgresClients,
         names: PostgresNames,
         server: String,
         mode: StoreOpenMode,
@@ -157,7 +169,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
         location: PostgresStoreLocation?,
         runningClient: Task<Void, Never>?
     ) {
-        self.client = client
+        self.clients = clients
         self.names = names
         self.server = server
         self.mode = mode
@@ -210,7 +222,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
         _ body: (PostgresSession) async throws -> Result
     ) async throws -> Result {
         try await PostgresSession.withSession(
-            client: client,
+            client: clients.current,
             limit: answerTimeout,
             logger: logger,
             isolation: isolation
@@ -273,16 +285,29 @@ public final class PostgresPostStore: Sendable, ServerStore {
     private func withFirstSession<Result: Sendable>(
         _ body: (PostgresSession) async throws -> Result
     ) async throws -> Result {
-        guard let location else { return try await withSession(body) }
+        guard location != nil else { return try await withSession(body) }
+        return try await withConnectionOfItsOwn { connection in
+            try await PostgresSession.withSession(on: connection, limit: answerTimeout, logger: logger) {
+                try await body($0)
+            }
+        }
+    }
+
+    /// Runs the body on a connection opened for it outside the pools, closed after, for an owned client; on a
+    /// pooled one of the app's client. The first call takes one (see ``withFirstSession(_:)``), and so does
+    /// listening for commits, which holds its connection as long as it listens: one of a pool's would leave the
+    /// calls of its event loop fewer, or none.
+    func withConnectionOfItsOwn<Result: Sendable>(
+        _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        guard let location else { return try await clients.current.withConnection { try await body($0) } }
         let connection = try await PostgresConnection.connect(
             configuration: try location.connectionConfiguration(),
             id: 0,
             logger: logger
         )
         do {
-            let result = try await PostgresSession.withSession(on: connection, limit: answerTimeout, logger: logger) {
-                try await body($0)
-            }
+            let result = try await body(connection)
             try await connection.close()
             return result
         } catch {

@@ -32,8 +32,18 @@ struct PostgresQueryPlan {
             binds.append(value)
             return "$\(binds.count)"
         }
-        if let ids = query.ids { conditions.append("id = ANY(\(bind(Array(ids))))") }
-        if let userIds = query.userIds { conditions.append("user_id = ANY(\(bind(Array(userIds))))") }
+        // One value is compared with `=`, not `= ANY`: the planner cannot tell how many values an array holds, so
+        // it would judge a generic plan too dear and plan again at every run of the prepared statement.
+        func matching(_ column: String, _ values: Set<Int>?) {
+            guard let values else { return }
+            if values.count == 1, let value = values.first {
+                conditions.append("\(column) = \(bind(value))")
+            } else {
+                conditions.append("\(column) = ANY(\(bind(Array(values))))")
+            }
+        }
+        matching("id", query.ids)
+        matching("user_id", query.userIds)
         for term in TextSearch(query.search).terms {
             if term.unicodeScalars.contains("\0") {
                 conditions.append("false")

@@ -1,4 +1,5 @@
 import PostgresNIO
+import PostStoreNIO
 import Synchronization
 
 /// Closes a connection when no statement of the call has made progress within the limit, and refuses statements
@@ -38,11 +39,14 @@ final class PostgresWatchdog: Sendable {
 
     private let limit: Duration
     private let connection: PostgresConnection
+    /// Where a guarded statement's task goes on once answered: the connection's event loop.
+    private let answerExecutor: EventLoopTaskExecutor
     private let state: Mutex<State>
 
     init(limit: Duration, connection: PostgresConnection) {
         self.limit = limit
         self.connection = connection
+        answerExecutor = EventLoopTaskExecutor.executor(for: connection.eventLoop)
         state = Mutex(State(due: .now + limit))
         Self.patrol.add(self)
     }
@@ -154,11 +158,13 @@ final class PostgresWatchdog: Sendable {
                 state.withLock { if $0.waiter === waiter { $0.waiter = nil } }
                 waiter.resume(with: result)
             }
-            // Apple's systems have `Task.immediate` from their 2025 releases on.
+            // The task starts on the caller's thread (Apple's systems have `Task.immediate` from their 2025 releases
+            // on) and goes on, once answered, on the connection's event loop, which the answer wakes anyway: only
+            // the caller's continuation then crosses to another thread, as when postgres-nio is awaited directly.
             if #available(macOS 26, iOS 26, tvOS 26, visionOS 26, *) {
-                Task.immediate { await answer() }
+                Task.immediate(executorPreference: answerExecutor) { await answer() }
             } else {
-                Task { await answer() }
+                Task(executorPreference: answerExecutor) { await answer() }
             }
         }
     }

@@ -15,6 +15,7 @@ extension StoreEngine {
                 location: try PostgresStoreLocation(url: url ?? ""),
                 mode: options.mode,
                 lockTimeout: options.lockTimeout,
+                keepsConnectionsOpen: options.servesRequests,
                 logger: options.logger
             )
         },

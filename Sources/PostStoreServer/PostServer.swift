@@ -4,6 +4,7 @@ import HummingbirdCore
 public import Logging
 import NIOCore
 public import PostStore
+import PostStoreEngines
 import ServiceLifecycle
 
 /// Serves a store over HTTP as JSONPlaceholder's `/posts` API, with json-server's query conventions: what
@@ -80,15 +81,22 @@ public struct PostServer: Sendable {
         )
         let application = Application(
             responder: responder,
-            server: .http1(
-                configuration: HTTP1Channel.Configuration(
-                    idleTimeout: TimeAmount(configuration.idleTimeout),
-                    httpDecoderConfiguration: HTTP1Channel.Configuration.DecoderConfiguration(
-                        maxHeaderFieldSize: configuration.maximumHeaderBytes,
-                        maxHeaderListSize: configuration.maximumHeaderBytes
+            server: HTTPServerBuilder { responder in
+                let channel = HTTP1Channel(
+                    responder: responder,
+                    configuration: HTTP1Channel.Configuration(
+                        idleTimeout: TimeAmount(configuration.idleTimeout),
+                        httpDecoderConfiguration: HTTP1Channel.Configuration.DecoderConfiguration(
+                            maxHeaderFieldSize: configuration.maximumHeaderBytes,
+                            maxHeaderListSize: configuration.maximumHeaderBytes
+                        )
                     )
                 )
-            ),
+                // A store on a server never blocks a thread (its calls await the network): its requests stay on
+                // their connection's event loop. The file and memory engines read the disk or scan posts in the
+                // call, which would hold up every connection of the loop: theirs run on Swift's pool.
+                return store is any ServerStore ? EventLoopBoundChannel(base: channel) : channel
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: nil,

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PostStoreNIO
 import Synchronization
 
 /// Carries ``PostAPI`` over Hummingbird: collects the body within its limit, bounds the store's time, adds CORS and
@@ -178,7 +179,10 @@ struct PostServerResponder: HTTPResponder {
         reading body: RequestBodyReader,
         _ work: @escaping @Sendable () async -> APIResponse
     ) async -> APIResponse {
-        let work = Task { await work() }
+        // A request on its connection's event loop (``EventLoopBoundChannel``) keeps its work there: an unstructured
+        // task would start on Swift's pool.
+        let executor = eventLoop.inEventLoop ? EventLoopTaskExecutor.executor(for: eventLoop) : nil
+        let work = Task(executorPreference: executor) { await work() }
         let timedOut = ManagedFlag()
         let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             timedOut.raise()

@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreNIO
 import PostStoreTestSupport
 import PostgresNIO
 import Testing

@@ -29,7 +29,12 @@ enum ServedEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
             return try JSONFilePostStore(path: folder.file(name + ".json"))
         case .postgres:
             let schema = "serve_" + UUID().uuidString.prefix(8).lowercased()
-            let store = try PostgresPostStore(location: PostgresStoreLocation(url: PostgresTestURL.url(schema: schema)))
+            // As `poststore serve` opens it: its connections open at once and kept (one on each event loop).
+            let store = try PostgresPostStore(
+                location: PostgresStoreLocation(url: PostgresTestURL.url(schema: schema)),
+                maximumConnections: 2,
+                keepsConnectionsOpen: true
+            )
             try await store.migrate()
             return store
         }
