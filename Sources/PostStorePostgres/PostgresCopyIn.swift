@@ -1,5 +1,5 @@
-import PostgresNIO
 import PostStoreNIO
+import PostgresNIO
 
 /// `COPY … FROM STDIN` on a session's connection, driven so that postgres-nio 1.33.2 never reaches the failed
 /// preconditions that stop the process when a copy's connection closes (scripts/RELIABILITY.md has the finding):

@@ -8,8 +8,8 @@ extension PostgresPostStore: PostStoreProtocol {
     }
 
     /// Applies a change set and a stream of upserts in one transaction: the posts are copied into a temporary
-    /// table as they are read (into the posts table itself when the store is empty), then one statement updates
-    /// the changed posts, one inserts the new ones and one deletes the pruned ones. The store's one write entry
+    /// table as they are read (into the posts table itself when the store is empty), then one statement writes the
+    /// changed and new posts and one deletes the pruned ones. The store's one write entry
     /// point: ``apply(_:)`` calls it with an empty stream, and `apply(_:streaming:)` is `PostStoreProtocol`'s
     /// default, which calls it too.
     ///
@@ -232,26 +232,22 @@ extension PostgresPostStore: PostStoreProtocol {
         progress: (WorkProgress) -> Void
     ) async throws {
         let written = summary.updated + summary.inserted
-        if written > 0 { progress(WorkProgress(phase: .writing, completed: 0, total: written)) }
-        if summary.updated > 0 {
+        if written > 0 {
+            progress(WorkProgress(phase: .writing, completed: 0, total: written))
+            // One statement for both: the changed and new posts alone (unchanged ones are neither written nor
+            // locked), an update where the id is stored.
             try await session.execute(
                 """
-                UPDATE \(unescaped: names.posts) p
-                SET user_id = i.user_id, title = i.title, body = i.body, search_text = i.search_text,
-                    revision = \(revision)
-                FROM pg_temp.incoming i
-                WHERE p.id = i.id AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body)
+                INSERT INTO \(unescaped: names.posts) AS p (id, user_id, title, body, search_text, revision)
+                SELECT i.id, i.user_id, i.title, i.body, i.search_text, \(revision)
+                FROM pg_temp.incoming i LEFT JOIN \(unescaped: names.posts) s ON s.id = i.id
+                WHERE s.id IS NULL OR (s.user_id, s.title, s.body) IS DISTINCT FROM (i.user_id, i.title, i.body)
+                ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, title = excluded.title,
+                    body = excluded.body, search_text = excluded.search_text, revision = excluded.revision
                 """
             )
         }
         if summary.inserted > 0 {
-            try await session.execute(
-                """
-                INSERT INTO \(unescaped: names.posts) (id, user_id, title, body, search_text, revision)
-                SELECT i.id, i.user_id, i.title, i.body, i.search_text, \(revision) FROM pg_temp.incoming i
-                WHERE NOT EXISTS (SELECT 1 FROM \(unescaped: names.posts) p WHERE p.id = i.id)
-                """
-            )
             // The inserted ids' tombstones (a stored id has none) are overwritten versions too.
             let (first, last) = try await session.rows(
                 """

@@ -1,5 +1,5 @@
-import PostgresNIO
 import PostStoreNIO
+import PostgresNIO
 import Synchronization
 
 /// Closes a connection when no statement of the call has made progress within the limit, and refuses statements

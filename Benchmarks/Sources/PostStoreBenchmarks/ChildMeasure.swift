@@ -137,6 +137,17 @@ enum ChildMeasure: String, CaseIterable {
             let alone = try await PostgresNIOAloneMeasure.run(location: location, count: Int(figures["posts"] ?? 0))
             figures["aloneId"] = alone["id"]
             figures["aloneUser"] = alone["user"]
+            let kept = PostgresPostStore(location: location, mode: .openExisting, keepsConnectionsOpen: true)
+            let keptFigures = try await QueryMeasures(store: kept, measuresWholeResults: false).run()
+            figures["keptId"] = keptFigures["id"]
+            figures["keptUser"] = keptFigures["user"]
+            let aloneKept = try await PostgresNIOAloneMeasure.run(
+                location: location,
+                count: Int(figures["posts"] ?? 0),
+                keepsConnectionsOpen: true
+            )
+            figures["aloneKeptId"] = aloneKept["id"]
+            figures["aloneKeptUser"] = aloneKept["user"]
             return figures
         }
     }

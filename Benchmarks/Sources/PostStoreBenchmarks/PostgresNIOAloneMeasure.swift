@@ -38,7 +38,14 @@ enum PostgresNIOAloneMeasure {
 
     /// The p50 of a lookup by id (`"id"`) and of a user's posts (`"user"`) in microseconds, over random ids of
     /// `1...count` and users of `1...count / 10`, as ``QueryMeasures`` draws them.
-    static func run(location: PostgresStoreLocation, count: Int) async throws -> [String: Double] {
+    ///
+    /// With `keepsConnectionsOpen`, the client's pool is configured as `PostgresPostStore`'s
+    /// `keepsConnectionsOpen: true` configures its own: every connection opened at once, no keep-alive.
+    static func run(
+        location: PostgresStoreLocation,
+        count: Int,
+        keepsConnectionsOpen: Bool = false
+    ) async throws -> [String: Double] {
         var configuration = PostgresClient.Configuration(
             host: location.host,
             port: location.port,
@@ -50,6 +57,10 @@ enum PostgresNIOAloneMeasure {
         configuration.options.additionalStartupParameters = [
             ("search_path", "\"" + location.schema.replacing("\"", with: "\"\"") + "\"")
         ]
+        if keepsConnectionsOpen {
+            configuration.options.minimumConnections = configuration.options.maximumConnections
+            configuration.options.keepAliveBehavior = nil
+        }
         let client = PostgresClient(configuration: configuration)
         return try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await client.run() }

@@ -67,11 +67,20 @@ struct PostgresResultTable {
             |---|---:|---:|---|
             """
         )
+        // Each read both ways a pool can run: connections kept open (what `poststore serve` asks for, and the
+        // targets' case), and postgres-nio's default, which starts a keep-alive and an idle timer at each release.
         let queryRows: [(String, String, Double?)] = [
-            ("lookup by id", "id", 120),
-            ("the same lookup through postgres-nio alone (a prepared statement)", "aloneId", nil),
-            ("filter by user, 10 results", "user", 150),
-            ("the same filter through postgres-nio alone (a prepared statement)", "aloneUser", nil),
+            ("lookup by id, connections kept open", "keptId", 120),
+            (
+                "the same lookup through postgres-nio alone (a prepared statement), connections kept open",
+                "aloneKeptId", nil
+            ),
+            ("lookup by id, postgres-nio's default pool", "id", nil),
+            ("the same lookup through postgres-nio alone, its default pool", "aloneId", nil),
+            ("filter by user, 10 results, connections kept open", "keptUser", 150),
+            ("the same filter through postgres-nio alone, connections kept open", "aloneKeptUser", nil),
+            ("filter by user, postgres-nio's default pool", "user", nil),
+            ("the same filter through postgres-nio alone, its default pool", "aloneUser", nil),
             ("search a rare term, \"zyzzyva\" (\(Int(results.queries["rareResults"] ?? 0)) results)", "rare", 5_000),
             (
                 "search a rare term of common trigrams, \"quokka\" "
