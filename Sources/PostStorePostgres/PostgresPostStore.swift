@@ -113,6 +113,35 @@ public final class PostgresPostStore: Sendable, ServerStore {
         )
     }
 
+    /// A store at a location, on a client of its own that lives as long as the store, which opens connections as
+    /// calls need them.
+    ///
+    /// - Parameters:
+    ///   - location: The server, login, database and schema.
+    ///   - mode: Whether the first call creates a missing store.
+    ///   - lockTimeout: How long a write waits for another writer of the same store before `storeBusy`.
+    ///   - maximumConnections: The most connections the store's pool opens.
+    ///   - searchIndex: Whether writes build the text-search index when the store lacks it (the default).
+    ///   - logger: Where retries are logged; `nil` logs nothing.
+    public convenience init(
+        location: PostgresStoreLocation,
+        mode: StoreOpenMode = .createIfMissing,
+        lockTimeout: Duration = .seconds(5),
+        maximumConnections: Int = 8,
+        searchIndex: Bool = true,
+        logger: Logger? = nil
+    ) {
+        self.init(
+            location: location,
+            mode: mode,
+            lockTimeout: lockTimeout,
+            maximumConnections: maximumConnections,
+            keepsConnectionsOpen: false,
+            searchIndex: searchIndex,
+            logger: logger
+        )
+    }
+
     /// A store at a location, on a client of its own that lives as long as the store.
     ///
     /// - Parameters:
@@ -125,8 +154,8 @@ public final class PostgresPostStore: Sendable, ServerStore {
     ///   - keepsConnectionsOpen: Whether the pool opens its connections at once and keeps them open, idle, until
     ///     the store goes, for a server answering many short reads (`poststore serve`): postgres-nio's
     ///     keep-alive and idle timers, which otherwise start each time a connection is returned, cost such a
-    ///     server more than its statements. The default opens connections as calls need them and closes them after
-    ///     a minute idle, as a command that makes a few calls wants.
+    ///     server more than its statements. `false` opens connections as calls need them and closes them after a
+    ///     minute idle, as a command that makes a few calls wants.
     ///   - searchIndex: Whether writes build the text-search index when the store lacks it (the default).
     ///   - logger: Where retries are logged; `nil` logs nothing.
     public convenience init(
@@ -134,7 +163,7 @@ public final class PostgresPostStore: Sendable, ServerStore {
         mode: StoreOpenMode = .createIfMissing,
         lockTimeout: Duration = .seconds(5),
         maximumConnections: Int = 8,
-        keepsConnectionsOpen: Bool = false,
+        keepsConnectionsOpen: Bool,
         searchIndex: Bool = true,
         logger: Logger? = nil
     ) {

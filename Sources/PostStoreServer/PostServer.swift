@@ -121,6 +121,8 @@ public struct PostServer: Sendable {
             throw cannotListen(String(cString: strerror(error.errnoCode)).lowercased(), cause: error)
         } catch let error as SocketAddressError {
             throw cannotListen("\(configuration.host) is not an address of this machine", cause: error)
+        } catch let error as SocketAddressError.UnknownHost {
+            throw cannotListen("no address is known for the host \"\(configuration.host)\"", cause: error)
         }
     }
 

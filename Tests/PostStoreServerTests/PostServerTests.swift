@@ -193,6 +193,16 @@ import Testing
         }
     }
 
+    @Test(arguments: ["999.1.1.1", "", "not-a-host.invalid"])
+    func aHostWithNoAddressIsAClearError(host: String) async throws {
+        let server = PostServer(store: InMemoryPostStore(), configuration: .init(host: host, port: 0, accessLog: nil))
+        let error = await #expect(throws: PostStoreError.self) {
+            try await server.run(stoppingOnSignals: false) { _, _ in }
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.hasPrefix("Cannot listen on ") == true, "\(String(describing: error))")
+    }
+
     private func gunzip(_ data: Data) throws -> Data {
         let folder = try TemporaryDirectory()
         try data.write(to: URL(fileURLWithPath: folder.file("body.gz")))
