@@ -143,7 +143,7 @@ struct CopyScenarioRun: Sendable {
         let (connection, backend) = try await Self.connectWithTable(stalling: true)
         defer { Task { try? await connection.close() } }
         let lastProgress = LockedState(ContinuousClock.now)
-        let outcome = LockedState<String?>(nil)
+        let outcome = CopyOutcome()
         let chunk = Self.rows(count: 4_000)
         let copying = Task {
             do {
@@ -153,22 +153,18 @@ struct CopyScenarioRun: Sendable {
                         lastProgress.withLock { $0 = .now }
                     }
                 }
-                outcome.withLock { $0 = "succeeded" }
+                outcome.end("succeeded")
             } catch {
-                outcome.withLock { $0 = "failed: \(String(reflecting: error).prefix(160))" }
+                outcome.end("failed: \(String(reflecting: error).prefix(160))")
             }
         }
-        while outcome.withLock({ $0 }) == nil, ContinuousClock.now - lastProgress.withLock({ $0 }) < .milliseconds(500)
-        {
+        // The stall is an absence of writes, which only the clock shows.
+        while !outcome.hasEnded, ContinuousClock.now - lastProgress.withLock({ $0 }) < .milliseconds(500) {
             try await Task.sleep(for: .milliseconds(20))
         }
         Self.say("no write for 0.5 s")
         try await act(connection, backend)
-        let acted = ContinuousClock.now
-        while outcome.withLock({ $0 }) == nil, ContinuousClock.now - acted < .seconds(10) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        guard let ended = outcome.withLock({ $0 }) else {
+        guard let ended = await outcome.value(within: .seconds(10)) else {
             copying.cancel()
             Issue.record("scenario: the copy had not ended 10 s after (a write that never returns)")
             return
@@ -183,7 +179,7 @@ struct CopyScenarioRun: Sendable {
     private func copyTerminatedAtRandom(round: Int, paced: Bool) async throws -> Bool {
         let (connection, backend) = try await Self.connectWithTable()
         defer { Task { try? await connection.close() } }
-        let outcome = LockedState<String?>(nil)
+        let outcome = CopyOutcome()
         let chunk = Self.rows(count: paced ? 100 : 1_000)
         let started = ContinuousClock.now
         let copying = Task {
@@ -194,17 +190,15 @@ struct CopyScenarioRun: Sendable {
                         if paced { try await Task.sleep(for: .milliseconds(2)) }
                     }
                 }
-                outcome.withLock { $0 = "succeeded" }
+                outcome.end("succeeded")
             } catch {
-                outcome.withLock { $0 = "failed: \(String(describing: error).prefix(80))" }
+                outcome.end("failed: \(String(describing: error).prefix(80))")
             }
         }
+        // The fault lands at a random point of the copy, which is the scenario.
         try await Task.sleep(for: .milliseconds(Int.random(in: 1...60)))
         try await Self.terminate(backend)
-        while outcome.withLock({ $0 }) == nil, ContinuousClock.now - started < .seconds(10) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        guard let ended = outcome.withLock({ $0 }) else {
+        guard let ended = await outcome.value(within: .seconds(10) - (ContinuousClock.now - started)) else {
             copying.cancel()
             Issue.record(
                 "scenario: round \(round): the copy had not ended 10 s after it started (a write that never returns)"
@@ -345,5 +339,48 @@ private final class InactiveSignal: ChannelInboundHandler, Sendable {
             return state.waiter
         }?.resume()
         context.fireChannelInactive()
+    }
+}
+
+/// How a scenario's copy ended, awaited until it ends or until a deadline (a write that never returns never ends
+/// it): the first of the two resumes the waiter.
+private final class CopyOutcome: Sendable {
+    private let state = LockedState<(ended: String?, timedOut: Bool, waiter: CheckedContinuation<String?, Never>?)>(
+        (nil, false, nil)
+    )
+
+    /// Whether the copy has ended.
+    var hasEnded: Bool { state.withLock { $0.ended != nil } }
+
+    /// Records the copy's end and wakes a waiter.
+    func end(_ outcome: String) {
+        let waiter = state.withLock { state in
+            state.ended = outcome
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: outcome)
+    }
+
+    /// The copy's outcome once it ends, or `nil` if it has not within `limit`.
+    func value(within limit: Duration) async -> String? {
+        let deadline = Task { [self] in
+            try? await Task.sleep(for: limit)
+            let waiter = state.withLock { state in
+                state.timedOut = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
+        defer { deadline.cancel() }
+        return await withCheckedContinuation { continuation in
+            let now: (answered: Bool, value: String?) = state.withLock { state in
+                if state.ended != nil || state.timedOut { return (true, state.ended) }
+                state.waiter = continuation
+                return (false, nil)
+            }
+            if now.answered { continuation.resume(returning: now.value) }
+        }
     }
 }
