@@ -315,6 +315,7 @@ let package = Package(
                 "PostStoreHTTP",
                 "PostStorePostgres",
                 "PostStoreLive",
+                "PostStoreNIO",
                 "PostStoreTesting",
                 "PostStoreConformance",
                 "PostStoreTestSupport",

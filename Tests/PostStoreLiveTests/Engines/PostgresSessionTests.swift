@@ -1,4 +1,5 @@
 import PostStore
+import PostStoreNIO
 import PostStoreTestSupport
 import PostgresNIO
 import Testing
@@ -47,6 +48,33 @@ struct PostgresSessionTests {
             }
             #expect(error.map(PostgresFailure.isTransient) == true, "\(String(describing: error))")
             #expect(connection.isClosed)
+        }
+    }
+
+    /// On the connection's event loop a statement is awaited without a task of its own (see
+    /// `PostgresWatchdog.guarding`): a closed connection still fails it at once, and a server that does not answer
+    /// within the limit still ends it, as stopped answering.
+    @Test(.timeLimit(.minutes(5)))
+    func onTheConnectionsLoopAClosedConnectionAndASilentServerStillEndTheStatement() async throws {
+        try await PostgresTestServer.withConnection { connection in
+            let loop = EventLoopTaskExecutor.executor(for: connection.eventLoop)
+            let started = ContinuousClock.now
+            let silent = await Task(executorPreference: loop) { [logger] in
+                try await PostgresSession.withSession(on: connection, limit: .seconds(1), logger: logger) { session in
+                    #expect(connection.eventLoop.inEventLoop)
+                    try await session.execute("SELECT pg_sleep(60)")
+                }
+            }.result
+            #expect(throws: PostgresSessionError.stoppedAnswering) { try silent.get() }
+            // Far below the 60 s sleep: the limit and the patrol's look, with hangLimit's margin for a busy pool.
+            #expect(ContinuousClock.now - started < hangLimit)
+            #expect(connection.isClosed)
+            let closed = await Task(executorPreference: loop) { [logger] in
+                try await PostgresSession.withSession(on: connection, limit: .seconds(600), logger: logger) {
+                    try await $0.execute("SELECT 1")
+                }
+            }.result
+            #expect(throws: PostgresSessionError.connectionClosed) { try closed.get() }
         }
     }
 
