@@ -8,14 +8,15 @@ extension PostgresPostStore: PostStoreProtocol {
     }
 
     /// Applies a change set and a stream of upserts in one transaction: the posts are copied into a temporary
-    /// table as they are read (into the posts table itself when the store is empty), then one statement writes the
-    /// changed and new posts and one deletes the pruned ones. The store's one write entry
-    /// point: ``apply(_:)`` calls it with an empty stream, and `apply(_:streaming:)` is `PostStoreProtocol`'s
-    /// default, which calls it too.
+    /// table as they are read (into the posts table itself when the store is empty), then one statement deletes the
+    /// pruned posts and one compares and writes the changed and new ones, each counting what it did. The store's one
+    /// write entry point: ``apply(_:)`` calls it with an empty stream, and `apply(_:streaming:)` is
+    /// `PostStoreProtocol`'s default, which calls it too.
     ///
     /// The phases that follow the stream's reading are reported (the posts are copied as they are read, in the
-    /// stream's own phase): `writing` (the changed and new posts, from the copy into the store's table), `pruning`
-    /// and `indexing` (when the search index is missing).
+    /// stream's own phase): `pruning` (first, so that a change set over its deletion limit is refused before any
+    /// post is written), `writing` (the changed and new posts, from the copy into the store's table; its total is
+    /// known at its end) and `indexing` (when the search index is missing).
     @discardableResult
     public func apply(
         _ changes: PostChangeSet,
@@ -103,17 +104,33 @@ extension PostgresPostStore: PostStoreProtocol {
         if isBulkLoad {
             return (try await finishBulkLoad(of: upserted, in: session), OverwrittenRevisions())
         }
-        let (summary, compared) = try await compareIncoming(upserted, with: changes, in: session)
-        guard let revision else { return (summary, compared) }
-        var overwritten = compared
-        try await writeIncoming(summary, revision: revision, overwritten: &overwritten, in: session, progress: progress)
-        try await deletePosts(
-            summary.deleted,
+        // A temporary table has no statistics until it is analyzed, and the joins below need them.
+        if upserted > 0 { try await session.execute("ANALYZE pg_temp.incoming") }
+        guard let revision else {
+            return (try await compareIncoming(upserted, with: changes, in: session), OverwrittenRevisions())
+        }
+        // Writing counts as it goes, each statement returning what it did: the deletions first, so that a change set
+        // over its deletion limit is refused before the posts are written.
+        var overwritten = OverwrittenRevisions()
+        let deleted = try await deletePosts(
             of: changes,
             revision: revision,
             overwritten: &overwritten,
             in: session,
             progress: progress
+        )
+        let (inserted, updated) = try await writeIncoming(
+            upserted,
+            revision: revision,
+            overwritten: &overwritten,
+            in: session,
+            progress: progress
+        )
+        let summary = WriteSummary(
+            inserted: inserted,
+            updated: updated,
+            unchanged: upserted - inserted - updated,
+            deleted: deleted
         )
         return (summary, overwritten)
     }
@@ -172,19 +189,17 @@ extension PostgresPostStore: PostStoreProtocol {
         return WriteSummary(inserted: inserted)
     }
 
-    /// Compares the posts copied into `incoming` with the stored ones, in one pass: how many are new, changed and
-    /// unchanged, the revisions of the changed ones' stored versions, and how many stored posts the change set
-    /// deletes (named, or pruned because not in `incoming`), checked against its deletion limit.
+    /// Compares the posts copied into `incoming` with the stored ones, in one pass, for a preview: how many are new,
+    /// changed and unchanged, and how many stored posts the change set deletes (named, or pruned because not in
+    /// `incoming`), checked against its deletion limit.
     private func compareIncoming(
         _ upserted: Int,
         with changes: PostChangeSet,
         in session: PostgresSession
-    ) async throws -> (WriteSummary, OverwrittenRevisions) {
+    ) async throws -> WriteSummary {
         let deletions = Array(changes.deletions)
         let deletes = changes.prune || !deletions.isEmpty
-        guard upserted > 0 || deletes else { return (WriteSummary(), OverwrittenRevisions()) }
-        // A temporary table has no statistics until it is analyzed, and the join below needs them.
-        if upserted > 0 { try await session.execute("ANALYZE pg_temp.incoming") }
+        guard upserted > 0 || deletes else { return WriteSummary() }
         // Counting deletions needs every stored post (a full join: one pass over both tables, where a join and
         // then a NOT EXISTS per stored post would scan the unindexed temporary table each time); upserts alone need
         // only the stored posts they name. The incoming ids are distinct (checked before).
@@ -192,122 +207,126 @@ extension PostgresPostStore: PostStoreProtocol {
             deletes
             ? "\(names.posts) p FULL JOIN pg_temp.incoming i ON i.id = p.id"
             : "pg_temp.incoming i LEFT JOIN \(names.posts) p ON p.id = i.id"
-        let (inserted, updated, first, last, stored, named, pruned) = try await session.rows(
+        let (inserted, updated, stored, named, pruned) = try await session.rows(
             """
             WITH compared AS (
-                SELECT p.id AS stored_id, i.id AS incoming_id, p.revision,
+                SELECT p.id AS stored_id, i.id AS incoming_id,
                     p.id IS NOT NULL AND i.id IS NOT NULL
                         AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body) AS is_changed
                 FROM \(unescaped: joined)
             )
-            SELECT count(*) FILTER (WHERE stored_id IS NULL), count(*) FILTER (WHERE is_changed),
-                min(revision) FILTER (WHERE is_changed), max(revision) FILTER (WHERE is_changed),
-                count(stored_id), count(*) FILTER (WHERE stored_id = ANY(\(deletions))),
+            SELECT count(*) FILTER (WHERE stored_id IS NULL), count(*) FILTER (WHERE is_changed), count(stored_id), count(*) FILTER (WHERE stored_id = ANY(\(deletions))),
                 count(*) FILTER (
                     WHERE \(changes.prune) AND incoming_id IS NULL AND NOT stored_id = ANY(\(deletions))
                 )
             FROM compared
             """,
-            as: (Int, Int, Int?, Int?, Int, Int, Int).self
+            as: (Int, Int, Int, Int, Int).self
         )[0]
         if deletes { try changes.deletionLimit.check(deletions: named + pruned, outOf: stored) }
-        var overwritten = OverwrittenRevisions()
-        overwritten.add(first)
-        overwritten.add(last)
-        let summary = WriteSummary(
+        return WriteSummary(
             inserted: inserted,
             updated: updated,
             unchanged: upserted - inserted - updated,
             deleted: named + pruned
         )
-        return (summary, overwritten)
     }
 
-    /// Writes the changed and new posts of `incoming` into the store's table, in a `writing` phase.
+    /// Writes the changed and new posts of `incoming` into the store's table, in a `writing` phase, and returns how
+    /// many were new and how many changed.
+    ///
+    /// One statement compares and writes: the changed and new posts alone (unchanged ones are neither written nor
+    /// locked), an update where the id is stored; it removes the new ids' tombstones (a stored id has none), and
+    /// counts what it did with the revisions of the versions it overwrote.
     private func writeIncoming(
-        _ summary: WriteSummary,
+        _ upserted: Int,
         revision: Int,
         overwritten: inout OverwrittenRevisions,
         in session: PostgresSession,
         progress: (WorkProgress) -> Void
-    ) async throws {
-        let written = summary.updated + summary.inserted
-        if written > 0 {
-            progress(WorkProgress(phase: .writing, completed: 0, total: written))
-            // One statement for both: the changed and new posts alone (unchanged ones are neither written nor
-            // locked), an update where the id is stored.
-            try await session.execute(
-                """
-                INSERT INTO \(unescaped: names.posts) AS p (id, user_id, title, body, search_text, revision)
-                SELECT i.id, i.user_id, i.title, i.body, i.search_text, \(revision)
+    ) async throws -> (inserted: Int, updated: Int) {
+        guard upserted > 0 else { return (0, 0) }
+        progress(WorkProgress(phase: .writing, completed: 0, total: nil))
+        let (inserted, updated, firstChanged, lastChanged, firstTombstone, lastTombstone) = try await session.rows(
+            """
+            WITH changed AS MATERIALIZED (
+                SELECT i.id, i.user_id, i.title, i.body, i.search_text, s.revision AS stored_revision
                 FROM pg_temp.incoming i LEFT JOIN \(unescaped: names.posts) s ON s.id = i.id
                 WHERE s.id IS NULL OR (s.user_id, s.title, s.body) IS DISTINCT FROM (i.user_id, i.title, i.body)
+            ), written AS (
+                INSERT INTO \(unescaped: names.posts) AS p (id, user_id, title, body, search_text, revision)
+                SELECT id, user_id, title, body, search_text, \(revision) FROM changed
                 ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, title = excluded.title,
                     body = excluded.body, search_text = excluded.search_text, revision = excluded.revision
-                """
+            ), buried AS (
+                DELETE FROM \(unescaped: names.tombstones) t USING changed c
+                WHERE c.stored_revision IS NULL AND t.id = c.id
+                RETURNING t.revision
             )
-        }
-        if summary.inserted > 0 {
-            // The inserted ids' tombstones (a stored id has none) are overwritten versions too.
-            let (first, last) = try await session.rows(
-                """
-                WITH gone AS (
-                    DELETE FROM \(unescaped: names.tombstones) t USING pg_temp.incoming i WHERE t.id = i.id
-                    RETURNING t.revision
-                )
-                SELECT min(revision), max(revision) FROM gone
-                """,
-                as: (Int?, Int?).self
-            )[0]
-            overwritten.add(first)
-            overwritten.add(last)
-        }
-        if written > 0 { progress(WorkProgress(phase: .writing, completed: written, total: written, isFinished: true)) }
+            SELECT count(*) FILTER (WHERE stored_revision IS NULL), count(stored_revision),
+                min(stored_revision), max(stored_revision),
+                (SELECT min(revision) FROM buried), (SELECT max(revision) FROM buried)
+            FROM changed
+            """,
+            as: (Int, Int, Int?, Int?, Int?, Int?).self
+        )[0]
+        for revision in [firstChanged, lastChanged, firstTombstone, lastTombstone] { overwritten.add(revision) }
+        let written = inserted + updated
+        progress(WorkProgress(phase: .writing, completed: written, total: written, isFinished: true))
+        return (inserted, updated)
     }
 
-    /// Deletes the posts a change set names and, when it prunes, those not in `incoming`, in a `pruning` phase.
-    ///
-    /// - Parameter deleted: How many posts that deletes, as counted before.
+    /// Deletes the posts a change set names and, when it prunes, those not in `incoming`, in a `pruning` phase, and
+    /// returns how many, checked against the change set's deletion limit (a refusal rolls them back).
     private func deletePosts(
-        _ deleted: Int,
         of changes: PostChangeSet,
         revision: Int,
         overwritten: inout OverwrittenRevisions,
         in session: PostgresSession,
         progress: (WorkProgress) -> Void
-    ) async throws {
-        guard deleted > 0 else { return }
-        if changes.prune { progress(WorkProgress(phase: .pruning, completed: 0, total: deleted)) }
-        try await deleteLeavingTombstones(
-            named: Array(changes.deletions),
-            revision: revision,
-            overwritten: &overwritten,
-            in: session
-        )
-        guard changes.prune else { return }
-        try await deleteLeavingTombstones(
-            named: nil,
-            revision: revision,
-            overwritten: &overwritten,
-            in: session
-        )
-        progress(WorkProgress(phase: .pruning, completed: deleted, total: deleted, isFinished: true))
+    ) async throws -> Int {
+        let deletions = Array(changes.deletions)
+        guard changes.prune || !deletions.isEmpty else { return 0 }
+        let stored = try await session.value("SELECT count(*) FROM \(unescaped: names.posts)", as: Int.self)
+        if changes.prune { progress(WorkProgress(phase: .pruning, completed: 0, total: nil)) }
+        var deleted = 0
+        if !deletions.isEmpty {
+            deleted += try await deleteLeavingTombstones(
+                named: deletions,
+                revision: revision,
+                overwritten: &overwritten,
+                in: session
+            )
+        }
+        if changes.prune {
+            deleted += try await deleteLeavingTombstones(
+                named: nil,
+                revision: revision,
+                overwritten: &overwritten,
+                in: session
+            )
+        }
+        try changes.deletionLimit.check(deletions: deleted, outOf: stored)
+        if changes.prune {
+            progress(WorkProgress(phase: .pruning, completed: deleted, total: deleted, isFinished: true))
+        }
+        return deleted
     }
 
     /// Deletes the posts with the given ids, or (`nil`) those not in `incoming`, leaving a tombstone of `revision`
-    /// for each.
+    /// for each, and returns how many.
     private func deleteLeavingTombstones(
         named ids: [Int]?,
         revision: Int,
         overwritten: inout OverwrittenRevisions,
         in session: PostgresSession
-    ) async throws {
+    ) async throws -> Int {
         let tombstones = """
             stones AS (
                 INSERT INTO \(names.tombstones) (id, revision) SELECT id, \(revision) FROM gone
                 ON CONFLICT (id) DO UPDATE SET revision = EXCLUDED.revision
             )
-            SELECT min(revision), max(revision) FROM gone
+            SELECT count(*), min(revision), max(revision) FROM gone
             """
         let statement: PostgresQuery =
             if let ids {
@@ -325,9 +344,10 @@ extension PostgresPostStore: PostStoreProtocol {
                 \(unescaped: tombstones)
                 """
             }
-        let (first, last) = try await session.rows(statement, as: (Int?, Int?).self)[0]
+        let (count, first, last) = try await session.rows(statement, as: (Int, Int?, Int?).self)[0]
         overwritten.add(first)
         overwritten.add(last)
+        return count
     }
 
     /// Records what a write did besides its posts: a new revision with every `ETag` cleared when it changed any

@@ -18,7 +18,9 @@ import Testing
         switch kind.name {
         case "sqlite": pruning ? [.reading, .pruning] : [.reading, .indexing]
         case "sqliteWithoutSearchIndex": pruning ? [.reading, .pruning] : [.reading]
-        case "postgres": pruning ? [.reading, .pruning] : [.reading, .indexing]
+        // PostgreSQL prunes first (a change set over its deletion limit is refused before any write), then compares
+        // and writes in one statement, which runs even when nothing turns out changed.
+        case "postgres": pruning ? [.reading, .pruning, .writing] : [.reading, .indexing]
         default: [.reading, .writing]  // read whole, then written in one step
         }
     }
