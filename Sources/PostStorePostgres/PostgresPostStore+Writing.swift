@@ -215,7 +215,8 @@ extension PostgresPostStore: PostStoreProtocol {
                         AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body) AS is_changed
                 FROM \(unescaped: joined)
             )
-            SELECT count(*) FILTER (WHERE stored_id IS NULL), count(*) FILTER (WHERE is_changed), count(stored_id), count(*) FILTER (WHERE stored_id = ANY(\(deletions))),
+            SELECT count(*) FILTER (WHERE stored_id IS NULL), count(*) FILTER (WHERE is_changed), count(stored_id),
+                count(*) FILTER (WHERE stored_id = ANY(\(deletions))),
                 count(*) FILTER (
                     WHERE \(changes.prune) AND incoming_id IS NULL AND NOT stored_id = ANY(\(deletions))
                 )
