@@ -26,8 +26,13 @@ enum EntityTag {
     /// The tag of one post (`/posts/:id`): a hash of its JSON, the same wherever it is read, that changes with any
     /// byte of the post and with nothing else, so that `If-Match` on a write names the version the client read.
     static func tag(of post: Post) -> String {
+        tag(ofPostJSON: PostAPI.json(post))
+    }
+
+    /// The tag of one post from its JSON (``PostAPI``'s), for an answer that has encoded it already.
+    static func tag(ofPostJSON json: [UInt8]) -> String {
         var hasher = StableHasher()
-        hasher.combine(bytes: PostAPI.json(post))
+        hasher.combine(bytes: json)
         return "\"p\(hasher.hexadecimal)\""
     }
 

@@ -235,7 +235,8 @@ struct PostAPI: Sendable {
     private func post(_ id: Int, _ request: APIRequest) async throws -> APIResponse {
         try Self.refuseParameters(request)
         guard let post = try await store.post(id: id) else { throw APIError(.notFound, "There is no post \(id).") }
-        return answer(Self.json(post), tag: EntityTag.tag(of: post), to: request)
+        let body = Self.json(post)
+        return answer(body, tag: EntityTag.tag(ofPostJSON: body), to: request)
     }
 
     /// A `304` when the request's `If-None-Match` names the store's current revision for it: decided without

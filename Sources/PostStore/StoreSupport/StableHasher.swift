@@ -8,6 +8,17 @@ package struct StableHasher {
 
     /// Mixes in bytes.
     package mutating func combine(bytes: some Sequence<UInt8>) {
+        // Callers in other modules get this function unspecialized: contiguous bytes (an array, a native string's
+        // UTF-8) are read through a buffer, not one generic call per byte.
+        let hashed = bytes.withContiguousStorageIfAvailable { buffer in
+            var state = self.state
+            for byte in buffer { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return state
+        }
+        if let hashed {
+            state = hashed
+            return
+        }
         for byte in bytes {
             state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
         }
