@@ -153,7 +153,11 @@ struct CommandLineSync {
         do {
             return try await wire(spec, .openExisting)
         } catch let error as PostStoreError where error.code == .storeNotFound {
-            return try await wire(StoreSpec(.memory), .createIfMissing)
+            let graph = try await wire(StoreSpec(.memory), .createIfMissing)
+            // The store's engine refuses what a store in memory keeps (PostgreSQL: a NUL character).
+            let source = KeepableCheckedSource(base: try graph.resolve(), check: spec.engine.checkKeepable)
+            graph.register(source as any PostDataService, for: (any PostDataService).self)
+            return graph
         }
     }
 

@@ -52,6 +52,11 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     /// SQLite write-ahead log whose database file was deleted); does nothing for most engines.
     package let checkNothingLeftBehind: @Sendable (_ path: String) throws -> Void
 
+    /// Throws for a post the engine's stores refuse whole (PostgreSQL: a NUL character), naming it by its place among
+    /// a write's posts; does nothing for most engines. A dry run into a store that does not exist yet checks the
+    /// source's posts with it, as the store's first write would.
+    package let checkKeepable: @Sendable (_ post: Post, _ index: Int) throws -> Void
+
     /// Declares an engine.
     ///
     /// - Parameters:
@@ -65,6 +70,7 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     ///   - withoutMigrationsBecause: Why there are none, when `migrationStatus` is `nil`.
     ///   - finishBuildingOffToTheSide: Finishes a store built off to the side.
     ///   - checkNothingLeftBehind: Refuses a path where an earlier store left files a new one would take in.
+    ///   - checkKeepable: Refuses a post the engine's stores cannot keep.
     package init(
         scheme: String,
         schemeAliases: [String] = [],
@@ -75,7 +81,8 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
         displayLocation: @escaping @Sendable (_ location: String) -> String = { $0 },
         withoutMigrationsBecause: String = "",
         finishBuildingOffToTheSide: @escaping @Sendable (_ path: String) throws -> Void = { _ in },
-        checkNothingLeftBehind: @escaping @Sendable (_ path: String) throws -> Void = { _ in }
+        checkNothingLeftBehind: @escaping @Sendable (_ path: String) throws -> Void = { _ in },
+        checkKeepable: @escaping @Sendable (_ post: Post, _ index: Int) throws -> Void = { _, _ in }
     ) {
         self.scheme = scheme
         self.schemeAliases = schemeAliases
@@ -87,6 +94,7 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
         self.withoutMigrationsBecause = withoutMigrationsBecause
         self.finishBuildingOffToTheSide = finishBuildingOffToTheSide
         self.checkNothingLeftBehind = checkNothingLeftBehind
+        self.checkKeepable = checkKeepable
     }
 
     /// The engine's scheme.

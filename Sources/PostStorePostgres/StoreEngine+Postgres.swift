@@ -31,6 +31,7 @@ extension StoreEngine {
         },
         displayLocation: { url in
             (try? PostgresStoreLocation(url: url).description) ?? PostgresStoreLocation.redacting(url)
-        }
+        },
+        checkKeepable: { post, index in try PostgresPostStore.checkKeepable(post, at: index) }
     )
 }

@@ -85,6 +85,24 @@ struct PostgresCommandTests {
         #expect(try PostJSON.decode(query.standardOutput) == Self.posts, "nothing of either write was kept")
     }
 
+    /// A dry run into a schema that holds no store yet previews against an empty store in memory, which keeps a NUL
+    /// character: the source is checked as the new store's first write would check it, and nothing is created.
+    @Test func aDryRunIntoANewStoreRefusesANULCharacterAsTheSyncWould() async throws {
+        let sandbox = try Sandbox()
+        let store = try Self.storeURL()
+        var posts = Self.posts
+        posts[17].title = "a NUL \u{0} inside"
+        try sandbox.write(posts, to: "nul.json")
+
+        let dryRun = try await sandbox.run(["sync", "--from", "nul.json", "--store", store, "--dry-run"])
+        let info = try await sandbox.run(["info", "--store", store])
+
+        #expect(dryRun.exitCode == 65, "\(dryRun)")
+        #expect(dryRun.errorLines.count == 1 && dryRun.errorOutput.contains("Post 18 "), "\(dryRun)")
+        #expect(dryRun.errorOutput.contains("NUL"), "\(dryRun)")
+        #expect(info.exitCode == 66, "the dry run created no store: \(info)")
+    }
+
     @Test func aRefusedPasswordIsOneLineAndExit77() async throws {
         let sandbox = try Sandbox()
         try sandbox.write(Self.posts, to: "posts.json")
