@@ -82,7 +82,9 @@ struct CopyCommand: AsyncParsableCommand {
             named: "--to-store",
             "so the copied posts would be lost; name a file or database store"
         )
-        guard from != to else { throw ValidationError("--from-store and --to-store are the same store.") }
+        guard !from.namesSameStore(as: to) else {
+            throw ValidationError("--from-store and --to-store are the same store.")
+        }
         return (from, to)
     }
 

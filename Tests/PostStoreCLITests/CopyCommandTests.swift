@@ -55,17 +55,24 @@ import Testing
         #expect(result.output.contains(#"from json:a\r\n.json to sqlite:b\u{1B}[2J.sqlite"#), "\(result)")
     }
 
-    @Test func copyingAStoreOntoItselfIsAUsageError() async throws {
+    /// However the second spec spells the first's store: a scheme, `./`, an absolute path, a symbolic link.
+    @Test(arguments: ["sqlite:posts.sqlite", "./posts.sqlite", "ABSOLUTE", "link.sqlite"])
+    func copyingAStoreOntoItselfIsAUsageError(spelled target: String) async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(Self.posts, into: "posts.sqlite")
+        try FileManager.default.createSymbolicLink(
+            atPath: sandbox.path("link.sqlite"),
+            withDestinationPath: "posts.sqlite"
+        )
         let before = try sandbox.snapshot()
 
         let result = try await sandbox.run([
-            "copy", "--from-store", "posts.sqlite", "--to-store", "sqlite:posts.sqlite",
+            "copy", "--from-store", "posts.sqlite", "--to-store",
+            target == "ABSOLUTE" ? sandbox.path("posts.sqlite") : target,
         ])
 
         #expect(result.exitCode == 64, "\(result)")
-        #expect(result.errorLines.first?.hasPrefix("poststore: ") == true, "\(result)")
+        #expect(result.errorLines.count == 1 && result.errorOutput.contains("the same store"), "\(result)")
         #expect(try sandbox.snapshot() == before)
     }
 

@@ -103,6 +103,19 @@ struct PostgresCommandTests {
         #expect(info.exitCode == 66, "the dry run created no store: \(info)")
     }
 
+    @Test func copyingAStoreOntoItselfUnderTheSchemesAliasIsAUsageError() async throws {
+        let sandbox = try Sandbox()
+        let store = try Self.storeURL()
+        try sandbox.write(Self.posts, to: "posts.json")
+        let first = try await sandbox.run(["sync", "--from", "posts.json", "--store", store])
+
+        let alias = store.replacingOccurrences(of: "postgres://", with: "postgresql://")
+        let copied = try await sandbox.run(["copy", "--from-store", store, "--to-store", alias])
+
+        #expect(first.exitCode == 0, "\(first)")
+        #expect(copied.exitCode == 64 && copied.errorOutput.contains("the same store"), "\(copied)")
+    }
+
     @Test func aRefusedPasswordIsOneLineAndExit77() async throws {
         let sandbox = try Sandbox()
         try sandbox.write(Self.posts, to: "posts.json")
