@@ -1,3 +1,4 @@
+import Foundation
 import PostStore
 import PostStoreCSQLite
 
@@ -29,6 +30,13 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// For example "SQLite error 5: database is locked".
     public var description: String { "SQLite error \(extendedCode): \(message)" }
+
+    /// Why the file system refuses this process the store's file, in its words ("Permission denied", "Not a
+    /// directory"), or `nil` when it does not: SQLite's own "unable to open database file" says neither.
+    private static func fileSystemRefusal(of path: String) -> String? {
+        guard access(path, R_OK | W_OK) != 0, errno != ENOENT else { return nil }
+        return String(cString: strerror(errno))
+    }
 
     /// The ``PostStoreError`` a caller sees, with a code chosen from the SQLite result code.
     func postStoreError(path: String) -> PostStoreError {
@@ -65,6 +73,13 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
             PostStoreError(
                 .ioFailure,
                 "The disk holding \(path) is full; the unfinished write was not applied.",
+                path: path,
+                cause: self
+            )
+        case SQLITE_CANTOPEN:
+            PostStoreError(
+                .ioFailure,
+                "SQLite cannot open the store \(path): \(Self.fileSystemRefusal(of: path) ?? message).",
                 path: path,
                 cause: self
             )

@@ -49,6 +49,21 @@ struct SQLitePostStoreTests {
         #expect(try directory.entries() == ["posts.sqlite"])
     }
 
+    @Test("a store SQLite cannot open says why in the file system's words")
+    func cannotOpenSaysWhy() throws {
+        let directory = try TemporaryDirectory()
+        // A file where the store's folder should be: SQLite says "unable to open database file", the file system
+        // "Not a directory" (a permission problem would say "Permission denied", but the tests may run as root).
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: directory.file("folder")))
+        let path = directory.file("folder") + "/posts.sqlite"
+        let error = #expect(throws: PostStoreError.self) { try SQLitePostStore(path: path, mode: .createIfMissing) }
+        #expect(error?.code == .ioFailure)
+        #expect(
+            error?.message == "SQLite cannot open the store \(path): Not a directory.",
+            "\(String(describing: error))"
+        )
+    }
+
     @Test("another application's SQLite database is refused and left untouched")
     func foreignDatabase() throws {
         let directory = try TemporaryDirectory()
