@@ -288,7 +288,6 @@ extension PostgresPostStore: PostStoreProtocol {
     ) async throws -> Int {
         let deletions = Array(changes.deletions)
         guard changes.prune || !deletions.isEmpty else { return 0 }
-        let stored = try await session.value("SELECT count(*) FROM \(unescaped: names.posts)", as: Int.self)
         if changes.prune { progress(WorkProgress(phase: .pruning, completed: 0, total: nil)) }
         var deleted = 0
         if !deletions.isEmpty {
@@ -307,7 +306,11 @@ extension PostgresPostStore: PostStoreProtocol {
                 in: session
             )
         }
-        try changes.deletionLimit.check(deletions: deleted, outOf: stored)
+        if deleted > 0 {
+            // The posts stored before: those left, and those just deleted (in this transaction).
+            let left = try await session.value("SELECT count(*) FROM \(unescaped: names.posts)", as: Int.self)
+            try changes.deletionLimit.check(deletions: deleted, outOf: left + deleted)
+        }
         if changes.prune {
             progress(WorkProgress(phase: .pruning, completed: deleted, total: deleted, isFinished: true))
         }

@@ -16,8 +16,9 @@ import Synchronization
 /// - A change set is one transaction. Writers of one store are serialized by a table lock taken at the start of
 ///   each write (waiting at most the lock timeout for other processes' writes; one instance's writes take turns
 ///   before it); readers never wait for them and see the last commit.
-/// - Upserts are streamed in with `COPY`, then written with one statement for the changed and new posts and one
-///   for deletions; unchanged posts are not written (`IS DISTINCT FROM`).
+/// - Upserts are streamed in with `COPY`; then the deletions run (so that a change set over its deletion limit is
+///   refused before any post is written), and one statement writes the changed and new posts, each statement
+///   counting what it did; unchanged posts are not written (`IS DISTINCT FROM`).
 /// - Search finds candidates through a `pg_trgm` index on text lowercased by Swift, and checks each exactly, so it
 ///   answers as every other engine, byte for byte; titles sort in code-point order, as bytes.
 /// - A transaction that fails for a passing reason (a lost connection, a server restarting, a serialization
