@@ -212,7 +212,7 @@ extension PostgresPostStore: PostStoreProtocol {
             WITH compared AS (
                 SELECT p.id AS stored_id, i.id AS incoming_id,
                     p.id IS NOT NULL AND i.id IS NOT NULL
-                        AND (p.user_id, p.title, p.body) IS DISTINCT FROM (i.user_id, i.title, i.body) AS is_changed
+                        AND \(unescaped: Self.differs(stored: "p", incoming: "i")) AS is_changed
                 FROM \(unescaped: joined)
             )
             SELECT count(*) FILTER (WHERE stored_id IS NULL), count(*) FILTER (WHERE is_changed), count(stored_id),
@@ -253,7 +253,7 @@ extension PostgresPostStore: PostStoreProtocol {
             WITH changed AS MATERIALIZED (
                 SELECT i.id, i.user_id, i.title, i.body, i.search_text, s.revision AS stored_revision
                 FROM pg_temp.incoming i LEFT JOIN \(unescaped: names.posts) s ON s.id = i.id
-                WHERE s.id IS NULL OR (s.user_id, s.title, s.body) IS DISTINCT FROM (i.user_id, i.title, i.body)
+                WHERE s.id IS NULL OR \(unescaped: Self.differs(stored: "s", incoming: "i"))
             ), written AS (
                 INSERT INTO \(unescaped: names.posts) AS p (id, user_id, title, body, search_text, revision)
                 SELECT id, user_id, title, body, search_text, \(revision) FROM changed
@@ -275,6 +275,13 @@ extension PostgresPostStore: PostStoreProtocol {
         let written = inserted + updated
         progress(WorkProgress(phase: .writing, completed: written, total: written, isFinished: true))
         return (inserted, updated)
+    }
+
+    /// The condition that a stored post (the alias `stored`) differs from an incoming one (`incoming`): what a
+    /// preview counts as changed is what a write writes.
+    private static func differs(stored: String, incoming: String) -> String {
+        "(\(stored).user_id, \(stored).title, \(stored).body) IS DISTINCT FROM "
+            + "(\(incoming).user_id, \(incoming).title, \(incoming).body)"
     }
 
     /// Deletes the posts a change set names and, when it prunes, those not in `incoming`, in a `pruning` phase, and
