@@ -30,6 +30,8 @@ let package = Package(
                 .product(name: "PostStoreSQLite", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStoreJSONFile", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostStorePostgres", package: mainPackagePath.lastPathComponent),
+                .product(name: "PostStoreServer", package: mainPackagePath.lastPathComponent),
+                .product(name: "PostStoreEngines", package: mainPackagePath.lastPathComponent),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [

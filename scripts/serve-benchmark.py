@@ -7,7 +7,9 @@ SQLite store, a JSON-file store and, with --postgres (or a throwaway cluster of 
 store, then for each server: starts it, loads each endpoint with wrk (`wrk -t1 -c16 -d10s --latency`, a Lua script
 choosing a random id or user per request), and reads the server's peak resident memory (VmHWM) at the end. The
 server and wrk share the machine's two cores as the system schedules them (wrk's one thread takes at most one);
-`--pin` puts the server on core 0 and wrk on core 1 instead. Every endpoint is fetched once first and its answer
+`--pin` puts the server on core 0 and wrk on core 1 instead. With poststore-benchmarks beside the poststore binary
+(or --floor PATH), the row is also served by the same `PostServer` over postgres-nio alone, pooled per event loop as
+the store's connections and held outside any pool: the floor under PostgreSQL's row. Every endpoint is fetched once first and its answer
 checked (status, count, body), and a run whose wrk saw a non-2xx/3xx answer or a socket error fails.
 
 Endpoints: a row (`/posts/ID`; datasette `/DB/posts/ID.json`), a user's page (`/posts?userId=N&_limit=10`; datasette
@@ -23,7 +25,7 @@ posts do not change).
 Needs wrk (apt-get install wrk) and datasette (pip install 'datasette<0.66'); without datasette, --no-datasette
 measures poststore alone. Usage:
   scripts/serve-benchmark.py [--poststore PATH] [--posts N] [--seconds S] [--connections C] [--runs R]
-                             [--postgres URL] [--no-datasette] [--pin]
+                             [--postgres URL] [--floor PATH] [--no-datasette] [--pin]
 """
 import argparse
 import json
@@ -108,6 +110,24 @@ def measure_poststore(args, binary, store, posts, rare_ids, rows):
     return measures
 
 
+def measure_floor(args, floor, store, posts, rows, held):
+    """A row through `PostServer` over postgres-nio alone (`poststore-benchmarks --serve-postgres-nio-alone`): the
+    floor under `poststore serve` over PostgreSQL, with a pool per event loop as the store's, or `held` connections
+    outside any pool."""
+    port = free_port()
+    argv = [str(floor), "--serve-postgres-nio-alone", store, str(port)] + (["--held"] if held else [])
+    server = Server(argv, port, pin=args.pin)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        status, _, body = fetch(f"{base}/posts/7")
+        check(status == 200 and json.loads(body)["id"] == 7, f"the postgres-nio floor: GET /posts/7")
+        measures = {"row": run_wrk(args, base, "/posts/%d", posts, drain=f"{base}/posts/1")}
+    finally:
+        memory = server.stop()
+    name = "PostServer, postgres-nio alone" + (", held connections" if held else ", pooled")
+    rows.append((name, measures, memory))
+
+
 def measure_empty_server(args, binary, folder):
     """The peak memory (MiB) of `poststore serve` over an empty JSON store, each endpoint asked once: the program's
     own (its code, runtime and threads), which the same server over a full store holds too."""
@@ -187,6 +207,8 @@ def main():
     parser.add_argument("--connections", type=int, default=16, help="wrk's connections (default: %(default)s)")
     parser.add_argument("--runs", type=int, default=1, help="rounds of every measure; medians (default: %(default)s)")
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a throwaway cluster)")
+    parser.add_argument("--floor", help="poststore-benchmarks, to serve the postgres-nio floor (default: beside "
+                        "the poststore binary, if there)")
     parser.add_argument("--no-datasette", action="store_true", help="measure poststore alone")
     parser.add_argument("--pin", action="store_true", help="the server on core 0, wrk on core 1")
     args = parser.parse_args()
@@ -202,6 +224,10 @@ def main():
     folder = Path(tempfile.mkdtemp(prefix="serve-benchmark-"))
     try:
         binary = find_poststore(args.poststore)
+        floor = Path(args.floor) if args.floor else Path(binary).parent / "poststore-benchmarks"
+        if args.floor and not os.access(floor, os.X_OK):
+            raise SetupError(f"--floor {args.floor} is not an executable file")
+        floor = floor if os.access(floor, os.X_OK) else None
         rng = random.Random(2026)
         data = [make_post(rng, post_id) for post_id in range(1, args.posts + 1)]
         rare_ids = []
@@ -228,6 +254,9 @@ def main():
                 measure_datasette(args, folder / "served.sqlite", args.posts, rare_ids, rows)
             for store in stores:
                 measure_poststore(args, binary, store, args.posts, rare_ids, rows)
+            if floor:
+                for held in (False, True):
+                    measure_floor(args, floor, stores[2], args.posts, rows, held)
             rounds.append(rows)
         rows = medians(rounds)
         named = {shown_name(name): (measures, memory) for name, measures, memory in rows}
@@ -242,7 +271,7 @@ def main():
                 if peer and measure in peer and not name.startswith("datasette"):
                     versus = f"{rate / peer[measure][0]:.1f}×; {p99 / peer[measure][2]:.3f}"
                 versus_sqlite = ""
-                if name.startswith("poststore") and name != "poststore serve, SQLite":
+                if name.startswith(("poststore", "PostServer")) and name != "poststore serve, SQLite":
                     versus_sqlite = f"{rate / sqlite[measure][0]:.2f}×; {p99 / sqlite[measure][2]:.2f}"
                 print(f"| {name} | {measure} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {versus} | {versus_sqlite} "
                       f"| {memory:.0f} MiB |")

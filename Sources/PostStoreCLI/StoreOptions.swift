@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PostStore
 import PostStoreContainer
-import PostStoreEngines
+@_spi(ServerStore) import PostStoreEngines
 import PostStoreLive
 
 /// The options every command shares: which store, and how much to say.
@@ -152,12 +152,12 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store of a live graph now, so that a missing one is reported before any work: a file store opens
-    /// its file, a store on a server connects (and migrates, as its first call would).
+    /// its file, a store on a server connects (and checks or upgrades its schema, as its first call would).
     @discardableResult
     static func openStore(of graph: DependencyStore, _ spec: StoreSpec) async throws -> any PostStoreProtocol {
         try await pointingAtSync(spec) {
             let store: any PostStoreProtocol = try graph.resolve()
-            try await (store as? any ServerStore)?.migrate()
+            try await (store as? any ServerStore)?.open()
             return store
         }
     }

@@ -4,7 +4,7 @@ import HummingbirdCore
 public import Logging
 import NIOCore
 public import PostStore
-import PostStoreEngines
+@_spi(ServerStore) import PostStoreEngines
 import ServiceLifecycle
 
 /// Serves a store over HTTP as JSONPlaceholder's `/posts` API, with json-server's query conventions: what

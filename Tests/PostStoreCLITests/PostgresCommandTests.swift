@@ -103,6 +103,26 @@ struct PostgresCommandTests {
         #expect(info.exitCode == 66, "the dry run created no store: \(info)")
     }
 
+    /// A new store is created by its first write, in that write's transaction: a first sync that fails, before
+    /// writing (a missing source) or while writing (a post PostgreSQL cannot keep), leaves no store behind.
+    @Test func aFirstSyncThatFailsLeavesNoStore() async throws {
+        let sandbox = try Sandbox()
+        let store = try Self.storeURL()
+        var posts = Self.posts
+        posts[17].title = "a NUL \u{0} inside"
+        try sandbox.write(posts, to: "nul.json")
+
+        let missing = try await sandbox.run(["sync", "--from", "missing.json", "--store", store])
+        let afterMissing = try await sandbox.run(["info", "--store", store])
+        let refused = try await sandbox.run(["sync", "--from", "nul.json", "--store", store])
+        let afterRefused = try await sandbox.run(["info", "--store", store])
+
+        #expect(missing.exitCode == 66, "\(missing)")
+        #expect(afterMissing.exitCode == 66, "no store: \(afterMissing)")
+        #expect(refused.exitCode == 65 && refused.errorOutput.contains("Post 18 "), "\(refused)")
+        #expect(afterRefused.exitCode == 66, "no store: \(afterRefused)")
+    }
+
     @Test func copyingAStoreOntoItselfUnderTheSchemesAliasIsAUsageError() async throws {
         let sandbox = try Sandbox()
         let store = try Self.storeURL()

@@ -1,5 +1,7 @@
 import Foundation
 import PostStore
+import PostStorePostgres
+import PostStoreServer
 
 /// `swift run -c release --package-path Benchmarks poststore-benchmarks [--observation] [--posts N] [--runs R]
 /// [--poststore PATH] [--postgres URL [--postgres-only]]`:
@@ -14,7 +16,9 @@ struct Benchmarks {
     static func main() async {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
-            if arguments.first == "--measure" {
+            if arguments.first == "--serve-postgres-nio-alone" {
+                try await serveFloor(Array(arguments.dropFirst()))
+            } else if arguments.first == "--measure" {
                 try await runChild(arguments)
             } else if arguments.first == "--observe" {
                 try await ObservationChild.run(arguments)
@@ -28,6 +32,23 @@ struct Benchmarks {
             let cause = (error as? PostStoreError)?.cause.map { " (underneath: \(String(reflecting: $0)))" } ?? ""
             FileHandle.standardError.write(Data("poststore-benchmarks: \(error)\(cause)\n".utf8))
             exit(1)
+        }
+    }
+
+    /// `--serve-postgres-nio-alone URL PORT`: `PostServer` over ``PostgresNIOAloneStore`` on 127.0.0.1, until
+    /// SIGINT or SIGTERM (`scripts/serve-benchmark.py`'s floor under `poststore serve` over PostgreSQL).
+    static func serveFloor(_ arguments: [String]) async throws {
+        guard arguments.count >= 2, let port = Int(arguments[1]) else {
+            throw BenchmarkError("usage: poststore-benchmarks --serve-postgres-nio-alone URL PORT [--held]")
+        }
+        let store = try await PostgresNIOAloneStore(
+            location: try PostgresStoreLocation(url: arguments[0]),
+            held: arguments.dropFirst(2).first == "--held"
+        )
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await store.run() }
+            try await PostServer(store: store, configuration: PostServerConfiguration(port: port, accessLog: nil)).run()
+            group.cancelAll()
         }
     }
 

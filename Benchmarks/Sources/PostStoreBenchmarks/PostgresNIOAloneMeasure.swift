@@ -46,22 +46,7 @@ enum PostgresNIOAloneMeasure {
         count: Int,
         keepsConnectionsOpen: Bool = false
     ) async throws -> [String: Double] {
-        var configuration = PostgresClient.Configuration(
-            host: location.host,
-            port: location.port,
-            username: location.username,
-            password: location.password,
-            database: location.database,
-            tls: .disable
-        )
-        configuration.options.additionalStartupParameters = [
-            ("search_path", "\"" + location.schema.replacing("\"", with: "\"\"") + "\"")
-        ]
-        if keepsConnectionsOpen {
-            configuration.options.minimumConnections = configuration.options.maximumConnections
-            configuration.options.keepAliveBehavior = nil
-        }
-        let client = PostgresClient(configuration: configuration)
+        let client = makeClient(location: location, keepsConnectionsOpen: keepsConnectionsOpen)
         return try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
@@ -82,5 +67,34 @@ enum PostgresNIOAloneMeasure {
             }
             return figures
         }
+    }
+
+    /// A client of the store's server and schema (in the connections' `search_path`), configured as
+    /// `PostgresPostStore` configures its own with `keepsConnectionsOpen` (every connection opened at once, no
+    /// keep-alive) or by postgres-nio's defaults.
+    static func makeClient(
+        location: PostgresStoreLocation,
+        keepsConnectionsOpen: Bool,
+        maximumConnections: Int? = nil,
+        eventLoop: (any EventLoop)? = nil
+    ) -> PostgresClient {
+        var configuration = PostgresClient.Configuration(
+            host: location.host,
+            port: location.port,
+            username: location.username,
+            password: location.password,
+            database: location.database,
+            tls: .disable
+        )
+        configuration.options.additionalStartupParameters = [
+            ("search_path", "\"" + location.schema.replacing("\"", with: "\"\"") + "\"")
+        ]
+        if let maximumConnections { configuration.options.maximumConnections = maximumConnections }
+        if keepsConnectionsOpen {
+            configuration.options.minimumConnections = configuration.options.maximumConnections
+            configuration.options.keepAliveBehavior = nil
+        }
+        guard let eventLoop else { return PostgresClient(configuration: configuration) }
+        return PostgresClient(configuration: configuration, eventLoopGroup: eventLoop)
     }
 }

@@ -1,6 +1,6 @@
 import NIOPosix
 import PostStore
-import PostStoreEngines
+@_spi(ServerStore) import PostStoreEngines
 import PostStoreTestSupport
 import Synchronization
 
@@ -34,7 +34,7 @@ struct LoopRecordingServerStore: ForwardsReadsToMemory, ServerStore {
     let base: InMemoryPostStore
     let recorder: LoopRecorder
 
-    func migrate() async throws {}
+    func open() async throws {}
     func apply(_ changes: PostChangeSet) async throws -> WriteSummary { try await base.apply(changes) }
     func post(id: Int) async throws -> Post? {
         recorder.record()
