@@ -152,12 +152,12 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store of a live graph now, so that a missing one is reported before any work: a file store opens
-    /// its file, a store on a server connects (and checks or upgrades its schema, as its first call would).
+    /// its file, a store on a server connects (and migrates, as its first call would).
     @discardableResult
     static func openStore(of graph: DependencyStore, _ spec: StoreSpec) async throws -> any PostStoreProtocol {
         try await pointingAtSync(spec) {
             let store: any PostStoreProtocol = try graph.resolve()
-            try await (store as? any ServerStore)?.open()
+            try await (store as? any ServerStore)?.migrate()
             return store
         }
     }

@@ -1,13 +1,12 @@
 public import PostStore
 
-/// A store on a database server, which connects on its first call: the `poststore` commands call ``open()`` right
-/// after opening, so that a missing store or an unreachable server is reported before any work starts.
+/// A store on a database server, which connects on its first call: the `poststore` commands call ``migrate()``
+/// right after opening, so that a missing store or an unreachable server is reported before any work starts.
 ///
 /// `PostServer` handles a server store's requests on their connections' event loops (its calls await the network,
 /// never blocking a thread). Public as SPI so that the benchmark harness, a package of its own, can serve its
 /// postgres-nio floor the same way (`Benchmarks/`); not part of the library's API.
 @_spi(ServerStore) public protocol ServerStore: PostStoreProtocol {
-    /// Connects, and checks or upgrades the store's schema, as the first call would; a missing store that may be
-    /// created is left for the first write to create, so that a first write that fails leaves none.
-    func open() async throws
+    /// Connects, and checks, creates or upgrades the store's schema as the first call would.
+    func migrate() async throws
 }

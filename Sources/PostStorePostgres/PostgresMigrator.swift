@@ -8,8 +8,7 @@ import PostgresNIO
 /// A store is a PostgreSQL schema holding a `poststore_migrations` table that records each applied file by version,
 /// name and checksum. Pending migrations are applied in one transaction under an advisory lock on the store, so two
 /// machines opening a new store at once do not collide: the second waits (at most the lock timeout), then finds the
-/// work done; other stores do not wait for it. A new store is created by its first write, in that write's
-/// transaction (``applyPending(in:mode:)``). A store recording a version this build does not know is refused, and so is one whose
+/// work done; other stores do not wait for it. A store recording a version this build does not know is refused, and so is one whose
 /// recorded file differs from this build's; neither is written to.
 struct PostgresMigrator {
     /// Where the store's schema stands.
@@ -104,87 +103,67 @@ struct PostgresMigrator {
         )
     }
 
-    /// Checks the schema and brings an existing store up to date, in a transaction of its own; returns the status
-    /// it leaves. A missing store is not created here: the first write creates it in its own transaction
-    /// (``applyPending(in:mode:)``), so that a first write that fails leaves no store behind.
+    /// Brings the schema up to date, creating it when `mode` allows; returns the status it leaves.
     ///
     /// - Throws: `storeNotFound` when the store does not exist and `mode` is `.openExisting`; the errors of
-    ///   ``status(_:)``; `invalidArgument` for a database whose encoding is not UTF-8; `invalidData` for an older
-    ///   store holding text with a NUL character, which the text columns cannot hold; what the server says (a
-    ///   missing privilege, `pg_trgm` not installed).
+    ///   ``status(_:)``; `invalidData` for an older store holding text with a NUL character, which the text
+    ///   columns cannot hold; what the server says (a missing privilege, `pg_trgm` not installed).
     @discardableResult
     func migrate(_ session: PostgresSession, mode: StoreOpenMode) async throws -> Status {
         let before = try await status(session)
         if before.exists, before.pending.isEmpty { return before }
         if !before.exists, mode == .openExisting { throw notFound }
         try await checkEncoding(session)
-        guard before.exists else { return before }
-        return try await session.transaction(server: server) { session in
-            let found = try await applyPending(in: session, mode: mode)
-            return Status(exists: true, applied: found.applied + found.pending, pending: [])
+        do {
+            return try await migrateUnderLock(session, mode: mode)
+        } catch  where ["23505", "42710"].contains(PostgresFailure.sqlState(of: error)) {
+            // Another store's migration created pg_trgm, which belongs to the whole database, at the same moment:
+            // it is there now.
+            return try await migrateUnderLock(session, mode: mode)
         }
     }
 
-    /// Creates the store or applies its pending migrations in the session's transaction, under the store's
-    /// migration lock (waited for at most the lock timeout), which the transaction holds until it ends; returns the
-    /// status found under the lock, before applying.
-    ///
-    /// Two machines creating one store take turns: the second finds the work done. The session's `search_path` is
-    /// as before when it returns.
-    @discardableResult
-    func applyPending(in session: PostgresSession, mode: StoreOpenMode) async throws -> Status {
-        // Another process's migration is waited for at most the lock timeout (then `storeBusy`), not forever.
-        try await session.execute(
-            "SELECT set_config('lock_timeout', \(String(PostgresPostStore.milliseconds(lockTimeout))), true)"
-        )
-        try await session.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockClass), hashtext(\(names.schema)))")
-        // Again, under the lock: another process may have migrated the store meanwhile.
-        let status = try await status(session)
-        if !status.exists, mode == .openExisting { throw notFound }
-        if status.exists, status.pending.isEmpty { return status }
-        try await session.execute("CREATE SCHEMA IF NOT EXISTS \(unescaped: names.quotedSchema)")
-        try await session.execute(
-            """
-            CREATE TABLE IF NOT EXISTS \(unescaped: names.migrations) (
-                version integer PRIMARY KEY,
-                name text NOT NULL,
-                checksum text NOT NULL,
-                applied_at timestamptz NOT NULL DEFAULT now()
+    /// Applies the pending migrations in one transaction that holds the store's migration lock.
+    private func migrateUnderLock(_ session: PostgresSession, mode: StoreOpenMode) async throws -> Status {
+        try await session.transaction(server: server) { session in
+            // Another process's migration is waited for at most the lock timeout (then `storeBusy`), not forever.
+            try await session.execute(
+                "SELECT set_config('lock_timeout', \(String(PostgresPostStore.milliseconds(lockTimeout))), true)"
             )
-            """
-        )
-        for migration in status.pending {
-            if status.exists, migration.version == Self.textColumnsVersion {
-                try await checkTextFitsTextColumns(session)
-            }
-            try await setSearchPath(session)
-            try await apply(migration, in: session)
+            try await session.execute(
+                "SELECT pg_advisory_xact_lock(\(Self.advisoryLockClass), hashtext(\(names.schema)))"
+            )
+            // Again, under the lock: another process may have migrated the store meanwhile.
+            let status = try await status(session)
+            if !status.exists, mode == .openExisting { throw notFound }
+            try await session.execute("CREATE SCHEMA IF NOT EXISTS \(unescaped: names.quotedSchema)")
             try await session.execute(
                 """
-                INSERT INTO \(unescaped: names.migrations) (version, name, checksum)
-                VALUES (\(migration.version), \(migration.name), \(migration.checksum))
+                CREATE TABLE IF NOT EXISTS \(unescaped: names.migrations) (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    checksum text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
                 """
             )
-        }
-        try await session.execute("SET LOCAL search_path TO DEFAULT")
-        return status
-    }
-
-    /// Runs a migration's statements, again once when another store's migration created `pg_trgm`, which belongs
-    /// to the whole database, at the same moment (it is there now): a savepoint keeps the transaction usable.
-    private func apply(_ migration: SchemaMigration, in session: PostgresSession) async throws {
-        try await session.execute("SAVEPOINT poststore_migration")
-        do {
-            for statement in Self.statements(of: migration.sql) {
-                try await session.execute(PostgresQuery(unsafeSQL: statement))
+            for migration in status.pending {
+                if status.exists, migration.version == Self.textColumnsVersion {
+                    try await checkTextFitsTextColumns(session)
+                }
+                try await setSearchPath(session)
+                for statement in Self.statements(of: migration.sql) {
+                    try await session.execute(PostgresQuery(unsafeSQL: statement))
+                }
+                try await session.execute(
+                    """
+                    INSERT INTO \(unescaped: names.migrations) (version, name, checksum)
+                    VALUES (\(migration.version), \(migration.name), \(migration.checksum))
+                    """
+                )
             }
-        } catch  where ["23505", "42710"].contains(PostgresFailure.sqlState(of: error)) {
-            try await session.execute("ROLLBACK TO SAVEPOINT poststore_migration")
-            for statement in Self.statements(of: migration.sql) {
-                try await session.execute(PostgresQuery(unsafeSQL: statement))
-            }
+            return Status(exists: true, applied: status.applied + status.pending, pending: [])
         }
-        try await session.execute("RELEASE SAVEPOINT poststore_migration")
     }
 
     /// `storeNotFound` for a store that is not there.

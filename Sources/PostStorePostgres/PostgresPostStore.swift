@@ -69,10 +69,6 @@ public final class PostgresPostStore: Sendable {
     private let preparation = Mutex<Task<Void, any Error>?>(nil)
     /// Whether the check succeeded, so that later calls need not await it.
     private let isPrepared = Atomic(false)
-    /// Whether the store was missing at the first call's check (opened with `.createIfMissing`) and this instance
-    /// has not seen it since: a write then creates it in its own transaction, and a read runs in a transaction that
-    /// creates it and is rolled back, seeing an empty store, so that nothing is left of a first write that fails.
-    private let awaitsCreation = Atomic(false)
     /// The turns of this instance's writes.
     private let writeTurns = WriteTurns()
     /// The watcher this store's observers share.
@@ -228,38 +224,6 @@ public final class PostgresPostStore: Sendable {
     /// passing reason.
     func read<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
         try await prepared()
-        if awaitsCreation.load(ordering: .acquiring) { return try await readAwaitingCreation(body) }
-        return try await withRetries { try await withSession(body) }
-    }
-
-    /// A read of a store not created yet: in a transaction that creates it, seen by no one else, and is rolled
-    /// back; or, when another process has created it meanwhile, as any read.
-    private func readAwaitingCreation<Result: Sendable>(
-        _ body: (PostgresSession) async throws -> Result
-    ) async throws -> Result {
-        let result = try await withRetries {
-            try await withSession { session -> Result? in
-                try await session.execute("BEGIN")
-                do {
-                    let found = try await migrator.applyPending(in: session, mode: mode)
-                    // Created by another process meanwhile: read it as any store is read, in one snapshot.
-                    if found.exists, found.pending.isEmpty {
-                        await session.rollBack()
-                        awaitsCreation.store(false, ordering: .releasing)
-                        return nil
-                    }
-                    var inTransaction = session
-                    inTransaction.isInCallersTransaction = true
-                    let result = try await body(inTransaction)
-                    await session.rollBack()
-                    return result
-                } catch {
-                    await session.rollBack()
-                    throw error
-                }
-            }
-        }
-        if let result { return result }
         return try await withRetries { try await withSession(body) }
     }
 
@@ -270,11 +234,9 @@ public final class PostgresPostStore: Sendable {
         try await prepared()
         try await writeTurns.take()
         defer { writeTurns.give() }
-        let creates = awaitsCreation.load(ordering: .acquiring)
-        let result = try await withRetries {
+        return try await withRetries {
             try await withSession { session in
                 try await session.transaction(server: server) { session in
-                    if creates { try await migrator.applyPending(in: session, mode: mode) }
                     try await takeWriteLock(in: session)
                     let result = try await body(session)
                     try await notifyObservers(in: session)
@@ -282,8 +244,6 @@ public final class PostgresPostStore: Sendable {
                 }
             }
         }
-        if creates { awaitsCreation.store(false, ordering: .releasing) }
-        return result
     }
 
     /// Runs the body on a leased connection under the watchdog.
@@ -324,8 +284,8 @@ public final class PostgresPostStore: Sendable {
         }
     }
 
-    /// Checks or upgrades the schema once, before the first call (a missing store is created by the first write);
-    /// a failed check is tried again by the next call.
+    /// Checks, creates or upgrades the schema once, before the first call; a failed check is tried again by the
+    /// next call.
     func prepared() async throws {
         if isPrepared.load(ordering: .acquiring) { return }
         let task = preparation.withLock { task in
@@ -344,8 +304,7 @@ public final class PostgresPostStore: Sendable {
     }
 
     private func prepare() async throws {
-        let status = try await withRetries { try await withFirstSession { try await migrator.migrate($0, mode: mode) } }
-        if !status.exists { awaitsCreation.store(true, ordering: .releasing) }
+        try await withRetries { _ = try await withFirstSession { try await migrator.migrate($0, mode: mode) } }
     }
 
     /// Runs the body on a connection outside the pool for an owned client, on a pooled one for the app's.
@@ -388,30 +347,12 @@ public final class PostgresPostStore: Sendable {
         }
     }
 
-    /// Brings the store's schema up to date now rather than on the first call, creating a missing store opened with
-    /// `.createIfMissing` (which would otherwise be created by its first write).
+    /// Brings the store's schema up to date now rather than on the first call; the `poststore` commands call it
+    /// right after opening, so that a missing store or an unreachable server is reported before any work.
     ///
     /// - Throws: `PostStoreError`: `storeNotFound` for a missing store opened with `.openExisting`,
     ///   `unsupportedVersion`, `migrationMismatch`, `accessDenied`, `storeUnavailable`.
     public func migrate() async throws {
-        try await open()
-        guard awaitsCreation.load(ordering: .acquiring) else { return }
-        _ = try await withRetries {
-            try await withSession { session in
-                try await session.transaction(server: server) { session in
-                    try await migrator.applyPending(in: session, mode: mode)
-                }
-            }
-        }
-        awaitsCreation.store(false, ordering: .releasing)
-    }
-
-    /// Connects and checks the schema now, upgrading an existing store, as the first call would; a missing store
-    /// opened with `.createIfMissing` is left for the first write to create. The `poststore` commands call it right
-    /// after opening, so that a missing store or an unreachable server is reported before any work.
-    ///
-    /// - Throws: as ``migrate()``.
-    @_spi(ServerStore) public func open() async throws {
         try await prepared()
     }
 

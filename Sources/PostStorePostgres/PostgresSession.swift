@@ -13,9 +13,6 @@ struct PostgresSession {
     let connection: PostgresConnection
     let logger: Logger
     let watchdog: PostgresWatchdog
-    /// Whether the session's statements run in a transaction of the caller's (a read of a store not created yet,
-    /// rolled back), in which ``snapshot(_:)`` begins none of its own.
-    var isInCallersTransaction = false
 
     /// Leases a connection from the client for the body's duration, watched.
     static func withSession<Result: Sendable>(
@@ -163,10 +160,8 @@ struct PostgresSession {
     }
 
     /// Runs the body in a transaction that sees one snapshot of the store, and rolls it back whatever the body
-    /// wrote (a preview's temporary table). In the caller's transaction, the body runs in it (which the caller
-    /// rolls back).
+    /// wrote (a preview's temporary table).
     func snapshot<Result>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
-        if isInCallersTransaction { return try await body(self) }
         try await execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         do {
             let result = try await body(self)

@@ -84,7 +84,7 @@ final class PostgresNIOAloneStore: ServerStore {
     }
 
     /// Nothing to check: the store was made by `poststore sync` before the server starts.
-    func open() async throws {}
+    func migrate() async throws {}
 
     private static var refusal: PostStoreError {
         PostStoreError(.invalidArgument, "The postgres-nio floor serves a post by id only.")

@@ -48,39 +48,6 @@ struct PostgresStoreTests {
         #expect(page.posts == Array(posts[250..<550]) && page.total == 600)
     }
 
-    private func schemaExists(_ schema: String) async throws -> Bool {
-        try await PostgresTestServer.withConnection { connection in
-            let rows = try await connection.query(
-                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = \(schema))",
-                logger: Logger(label: "t")
-            )
-            return try await rows.decode(Bool.self).first(where: { _ in true }) == true
-        }
-    }
-
-    /// A missing store is created by its first write, in that write's transaction: reads before see an empty
-    /// store and create nothing, a first write that fails leaves nothing, and a store another instance created
-    /// meanwhile is read and written as it is.
-    @Test func aMissingStoreIsCreatedByItsFirstWriteAlone() async throws {
-        let (store, schema) = try makeStore()
-        var refused = SamplePosts.make(count: 3)
-        refused[1].body = "a NUL \u{0} inside"
-
-        #expect(try await store.count() == 0)
-        #expect(try await store.syncStates().isEmpty)
-        #expect(try await store.page(PostQuery(limit: 10)).total == 0)
-        #expect(try await !schemaExists(schema), "reads create nothing")
-        let error = await #expect(throws: PostStoreError.self) { try await store.upsert(refused) }
-        #expect(error?.code == .invalidData, "\(String(describing: error))")
-        #expect(try await !schemaExists(schema), "a failed first write leaves nothing")
-
-        let (other, _) = try makeStore(schema: schema)
-        try await other.upsert(SamplePosts.make(count: 2))
-        #expect(try await store.count() == 2, "a store created by another instance is read as it is")
-        try await store.upsert(SamplePosts.make(count: 4))
-        #expect(try await makeStore(mode: .openExisting, schema: schema).0.count() == 4)
-    }
-
     @Test func aNewerSchemaIsRefusedAndLeftUntouched() async throws {
         let (store, schema) = try makeStore()
         try await store.upsert(SamplePosts.make(count: 2))

@@ -34,7 +34,7 @@ struct LoopRecordingServerStore: ForwardsReadsToMemory, ServerStore {
     let base: InMemoryPostStore
     let recorder: LoopRecorder
 
-    func open() async throws {}
+    func migrate() async throws {}
     func apply(_ changes: PostChangeSet) async throws -> WriteSummary { try await base.apply(changes) }
     func post(id: Int) async throws -> Post? {
         recorder.record()
