@@ -9,8 +9,9 @@ choosing a random id or user per request), and reads the server's peak resident 
 server and wrk share the machine's two cores as the system schedules them (wrk's one thread takes at most one);
 `--pin` puts the server on core 0 and wrk on core 1 instead. With poststore-benchmarks beside the poststore binary
 (or --floor PATH), the row is also served by the same `PostServer` over postgres-nio alone, pooled per event loop as
-the store's connections and held outside any pool: the floor under PostgreSQL's row. Every endpoint is fetched once first and its answer
-checked (status, count, body), and a run whose wrk saw a non-2xx/3xx answer or a socket error fails.
+the store's connections and held outside any pool: the floor under PostgreSQL's row. Every endpoint is fetched once
+first and its answer checked (status, count, body), and a run whose wrk saw a non-2xx/3xx answer or a socket error
+fails.
 
 Endpoints: a row (`/posts/ID`; datasette `/DB/posts/ID.json`), a user's page (`/posts?userId=N&_limit=10`; datasette
 `/DB/posts.json?user_id=N&_size=10`), a search page (`/posts?q=zyzzyva&_limit=10`; datasette
@@ -120,7 +121,7 @@ def measure_floor(args, floor, store, posts, rows, held):
     base = f"http://127.0.0.1:{port}"
     try:
         status, _, body = fetch(f"{base}/posts/7")
-        check(status == 200 and json.loads(body)["id"] == 7, f"the postgres-nio floor: GET /posts/7")
+        check(status == 200 and json.loads(body)["id"] == 7, "the postgres-nio floor: GET /posts/7")
         measures = {"row": run_wrk(args, base, "/posts/%d", posts, drain=f"{base}/posts/1")}
     finally:
         memory = server.stop()

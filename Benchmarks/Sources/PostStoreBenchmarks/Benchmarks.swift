@@ -35,7 +35,7 @@ struct Benchmarks {
         }
     }
 
-    /// `--serve-postgres-nio-alone URL PORT`: `PostServer` over ``PostgresNIOAloneStore`` on 127.0.0.1, until
+    /// `--serve-postgres-nio-alone URL PORT [--held]`: `PostServer` over ``PostgresNIOAloneStore`` on 127.0.0.1, until
     /// SIGINT or SIGTERM (`scripts/serve-benchmark.py`'s floor under `poststore serve` over PostgreSQL).
     static func serveFloor(_ arguments: [String]) async throws {
         guard arguments.count >= 2, let port = Int(arguments[1]) else {
@@ -45,11 +45,18 @@ struct Benchmarks {
             location: try PostgresStoreLocation(url: arguments[0]),
             held: arguments.dropFirst(2).first == "--held"
         )
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await store.run() }
-            try await PostServer(store: store, configuration: PostServerConfiguration(port: port, accessLog: nil)).run()
-            group.cancelAll()
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await store.run() }
+                try await PostServer(store: store, configuration: PostServerConfiguration(port: port, accessLog: nil))
+                    .run()
+                group.cancelAll()
+            }
+        } catch {
+            await store.close()
+            throw error
         }
+        await store.close()
     }
 
     /// `--measure NAME --data FOLDER --store PATH --posts N --changes REMOVED,EDITED,ADDED --result FILE`.

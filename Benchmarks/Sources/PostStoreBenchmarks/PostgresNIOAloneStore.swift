@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// Its connections are arranged as `PostgresPostStore` arranges its own for a server, one set per event loop of
 /// postgres-nio's group (the server's too), so that a request's statement is written and answered on the loop that
-/// handles the request: a kept-open client of 4 connections per loop, or, `held`, one connection per loop that
-/// every request of the loop sends its statement on, with no pool between (postgres-nio queues them).
+/// handles the request: a kept-open client of 4 connections per loop, or, `held`, 4 connections per loop outside any
+/// pool, which the loop's requests take in turn (postgres-nio queues the statements of a connection): what a design
+/// without a pool's lease and release could reach at best.
 final class PostgresNIOAloneStore: ServerStore {
     private let clients: [ObjectIdentifier: PostgresClient]
     private let connections: [ObjectIdentifier: [PostgresConnection]]
@@ -61,6 +62,11 @@ final class PostgresNIOAloneStore: ServerStore {
         await withDiscardingTaskGroup { group in
             for client in clients.values { group.addTask { await client.run() } }
         }
+    }
+
+    /// Closes the held connections (postgres-nio requires every connection to be closed before it goes).
+    func close() async {
+        for connection in connections.values.joined() { try? await connection.close() }
     }
 
     func post(id: Int) async throws -> Post? {
