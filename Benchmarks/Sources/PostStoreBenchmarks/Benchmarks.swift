@@ -7,7 +7,8 @@ import PostStoreServer
 /// [--poststore PATH] [--postgres URL [--postgres-only]]`:
 /// measures PostStore against the C limit and its own targets side by side in one run, and prints one Markdown
 /// table (see `Benchmarks/README.md`); with `--observation`, the observation measures instead
-/// (``ObservationBenchmark``).
+/// (``ObservationBenchmark``); with `--serve-postgres-nio-alone URL PORT [--held]`, the floor under `poststore serve`
+/// over PostgreSQL that `scripts/serve-benchmark.py` loads (``serveFloor(_:)``).
 ///
 /// Every sync measure runs in a child process of its own (this program, with `--measure NAME`), so each figure's
 /// peak memory is that measure's alone; the runs of all measures are interleaved, and the table shows medians.

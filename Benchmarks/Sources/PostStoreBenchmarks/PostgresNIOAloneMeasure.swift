@@ -86,9 +86,7 @@ enum PostgresNIOAloneMeasure {
             database: location.database,
             tls: .disable
         )
-        configuration.options.additionalStartupParameters = [
-            ("search_path", "\"" + location.schema.replacing("\"", with: "\"\"") + "\"")
-        ]
+        configuration.options.additionalStartupParameters = searchPath(of: location)
         if let maximumConnections { configuration.options.maximumConnections = maximumConnections }
         if keepsConnectionsOpen {
             configuration.options.minimumConnections = configuration.options.maximumConnections
@@ -96,5 +94,10 @@ enum PostgresNIOAloneMeasure {
         }
         guard let eventLoop else { return PostgresClient(configuration: configuration) }
         return PostgresClient(configuration: configuration, eventLoopGroup: eventLoop)
+    }
+
+    /// The startup parameter that puts the store's schema in a connection's `search_path`, quoted.
+    static func searchPath(of location: PostgresStoreLocation) -> [(String, String)] {
+        [("search_path", "\"" + location.schema.replacing("\"", with: "\"\"") + "\"")]
     }
 }

@@ -31,9 +31,7 @@ final class PostgresNIOAloneStore: ServerStore {
                     database: location.database,
                     tls: .disable
                 )
-                configuration.options.additionalStartupParameters = [
-                    ("search_path", "\"" + location.schema.replacing("\"", with: "\"\"") + "\"")
-                ]
+                configuration.options.additionalStartupParameters = PostgresNIOAloneMeasure.searchPath(of: location)
                 for number in 0..<4 {
                     connections[ObjectIdentifier(loop), default: []].append(
                         try await PostgresConnection.connect(
@@ -70,18 +68,18 @@ final class PostgresNIOAloneStore: ServerStore {
     }
 
     func post(id: Int) async throws -> Post? {
-        guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else {
-            throw PostStoreError(.invalidArgument, "The postgres-nio floor answers on an event loop only.")
-        }
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop.map(ObjectIdentifier.init)
         let statement = PostgresNIOAloneMeasure.Lookup(id: id)
         let rows =
-            if let held = connections[ObjectIdentifier(loop)] {
+            if let loop, let held = connections[loop] {
                 try await held[turns.add(1, ordering: .relaxed).oldValue % held.count].execute(
                     statement,
                     logger: Logger(label: "floor")
                 )
+            } else if let loop, let client = clients[loop] {
+                try await client.execute(statement)
             } else {
-                try await clients[ObjectIdentifier(loop)]!.execute(statement)
+                throw PostStoreError(.invalidArgument, "The postgres-nio floor answers on its own event loops only.")
             }
         for try await (userId, title, body) in rows {
             return Post(userId: userId, id: id, title: title, body: body)
