@@ -33,9 +33,11 @@ enum PostgresFailure {
             default: return false
             }
         }
-        if let failure = PostgresPoolFailure(error) { return failure == .cannotConnect }
+        // A pool's tripped circuit breaker (`cannotConnect`) means it tried to connect for a minute: a retry would
+        // lease from the next loop's pool, which would try for another minute.
+        if PostgresPoolFailure(error) != nil { return false }
         guard let error = error as? PostgresSessionError else { return false }
-        return error == .connectionClosed || error == .connectionLost
+        return error == .connectionClosed
     }
 
     /// SQLSTATE classes and codes after which a replay may succeed.
@@ -67,7 +69,7 @@ enum PostgresFailure {
         if let error = error as? PostgresSessionError {
             switch error {
             case .stoppedAnswering: return stoppedAnswering(server: server, cause: error)
-            case .connectionClosed, .connectionLost: return closedConnection(server: server, tries: tries, cause: error)
+            case .connectionClosed: return closedConnection(server: server, tries: tries, cause: error)
             case .noRow: break
             }
         }

@@ -194,6 +194,4 @@ enum PostgresSessionError: Error {
     case stoppedAnswering
     /// The connection was closed (by the server, the network or a failure) before a statement could be sent.
     case connectionClosed
-    /// The connection closed while a statement awaited its answer, which never came: it may or may not have run.
-    case connectionLost
 }

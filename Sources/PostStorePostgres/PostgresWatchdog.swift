@@ -3,8 +3,8 @@ import PostgresNIO
 import Synchronization
 
 /// Closes a connection when no statement of the call has made progress within the limit, and refuses statements
-/// after that; a statement awaited through ``guarding(_:)`` is given up then even if PostgresNIO never answers it,
-/// or as soon as its connection is seen closed at two looks in a row (a second apart).
+/// after that; a statement awaited through ``guarding(_:)`` then fails, as PostgresNIO fails every statement
+/// pending on a connection that closes.
 ///
 /// A session's watchdog has no task of its own (a call would pay for starting and cancelling one): the process's
 /// ``PostgresWatchdogPatrol`` looks at every live watchdog once a second, so a connection is closed within a second
@@ -13,25 +13,11 @@ final class PostgresWatchdog: Sendable {
     private struct State {
         /// When the connection is closed unless a statement makes progress first; `nil` once it was closed.
         var due: ContinuousClock.Instant?
-        /// The statement awaited now, if any.
-        var waiter: (any AbandonableStatementWaiter)?
-        /// Whether the connection was seen closed at the previous look while a statement was awaited.
-        var sawClosed = false
         /// Whether a `COPY` holds the connection in copy mode (``holdCopyMode()``), where closing it would stop the
         /// process: postgres-nio 1.33.2 traps when a connection in copy mode is closed by its client.
         var holdsCopyMode = false
         /// Whether the limit passed while a `COPY` held copy mode: the connection is closed once it lets go.
         var closesAfterCopy = false
-    }
-
-    /// What the watchdog does after a look at the state.
-    private enum Verdict {
-        /// Nothing to do until the next look.
-        case wait
-        /// Nothing came within the limit: close the connection and fail the awaited statement.
-        case close((any AbandonableStatementWaiter)?)
-        /// The connection closed under an awaited statement that PostgresNIO did not fail: fail it.
-        case abandon(any AbandonableStatementWaiter)
     }
 
     /// The patrol of every session's watchdog in this process.
@@ -48,48 +34,27 @@ final class PostgresWatchdog: Sendable {
         Self.patrol.add(self)
     }
 
-    /// Looks at the connection once, for the patrol: closes it when its deadline has passed, and fails a statement
-    /// it sees closed under it at two looks in a row.
+    /// Looks at the connection once, for the patrol: closes it when its deadline has passed (or, past it, once a
+    /// `COPY` let go of copy mode).
     func look() async {
-        switch look(isClosed: connection.isClosed) {
-        case .close(let waiter):
-            Self.patrol.remove(self)
-            try? await connection.close()
-            waiter?.fail(PostgresSessionError.stoppedAnswering)
-        case .abandon(let waiter):
-            waiter.fail(PostgresSessionError.connectionLost)
-        case .wait:
-            break
-        }
+        guard closesNow() else { return }
+        Self.patrol.remove(self)
+        try? await connection.close()
     }
 
-    /// Decides what to do now. A statement whose connection is closed at two looks in a row is failed: PostgresNIO
-    /// fails one it has sent when the connection closes, but not one that reached the connection as it closed.
-    private func look(isClosed: Bool) -> Verdict {
+    /// Whether the connection is to be closed now.
+    private func closesNow() -> Bool {
         state.withLock { state in
-            let now = ContinuousClock.now
             guard let due = state.due else {
-                guard state.closesAfterCopy, !state.holdsCopyMode else { return .wait }
+                guard state.closesAfterCopy, !state.holdsCopyMode else { return false }
                 state.closesAfterCopy = false
-                defer { state.waiter = nil }
-                return .close(state.waiter)
+                return true
             }
-            if now >= due {
-                state.due = nil
-                if state.holdsCopyMode {
-                    // The copy sees the call stopped at its next look (``hasStopped``) and leaves copy mode.
-                    state.closesAfterCopy = true
-                    return .wait
-                }
-                defer { state.waiter = nil }
-                return .close(state.waiter)
-            }
-            if isClosed, state.sawClosed, let waiter = state.waiter {
-                state.waiter = nil
-                return .abandon(waiter)
-            }
-            state.sawClosed = isClosed && state.waiter != nil
-            return .wait
+            guard ContinuousClock.now >= due else { return false }
+            state.due = nil
+            // The copy sees the call stopped at its next look (``hasStopped``) and leaves copy mode.
+            state.closesAfterCopy = state.holdsCopyMode
+            return !state.holdsCopyMode
         }
     }
 
@@ -125,59 +90,35 @@ final class PostgresWatchdog: Sendable {
         state.withLock { $0.holdsCopyMode = false }
     }
 
-    /// Awaits an answer of PostgresNIO, or the watchdog's verdict once the limit passes without one.
+    /// Awaits an answer of PostgresNIO, which fails it when the watchdog closes the connection.
     ///
-    /// Off the connection's event loop, the operation runs in a task of its own so that it can be left behind:
-    /// PostgresNIO never completes a statement written after its connection closed and took its handlers down (a
-    /// write from another thread reaches the loop later than the caller saw the connection open). A task left
-    /// behind ends when PostgresNIO answers, if ever; it holds nothing of the store. The task starts at once on this
-    /// thread (`Task.immediate`), so that the statement is sent without waiting for another thread to pick the task
-    /// up.
-    ///
-    /// On the connection's loop (a request `poststore serve` handles there), the caller saw the connection open in
-    /// the same turn of the loop that writes the statement, so PostgresNIO answers it or fails it when the
-    /// connection closes: it is awaited directly, without a task of its own.
+    /// The operation runs on the connection's event loop, where the caller sees the connection open in the same
+    /// turn of the loop that writes the statement: PostgresNIO then answers it, or fails it when the connection
+    /// closes. A statement written from another thread reaches the loop later than the caller saw the connection
+    /// open, and PostgresNIO never completes one that arrives after its connection closed and took its handlers
+    /// down. Running there costs no more thread switches than awaiting PostgresNIO from elsewhere (the statement is
+    /// written on the loop, and its answer comes there), and no task of its own.
+    @concurrent
     func guarding<Value: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        if connection.eventLoop.inEventLoop {
-            if connection.isClosed { throw PostgresSessionError.connectionClosed }
-            do {
-                return try await operation()
-            } catch  where hasStopped {
-                throw PostgresSessionError.stoppedAnswering
-            }
+        if connection.eventLoop.inEventLoop { return try await onLoop(operation) }
+        return try await withTaskExecutorPreference(EventLoopTaskExecutor.executor(for: connection.eventLoop)) {
+            try await onLoop(operation)
         }
-        let answerExecutor = EventLoopTaskExecutor.executor(for: connection.eventLoop)
-        return try await withCheckedThrowingContinuation { continuation in
-            let waiter = StatementWaiter(continuation)
-            let open = state.withLock { state in
-                guard state.due != nil else { return false }
-                state.waiter = waiter
-                return true
-            }
-            guard open else {
-                waiter.fail(PostgresSessionError.stoppedAnswering)
-                return
-            }
-            let answer: @Sendable () async -> Void = { [self] in
-                let result: Result<Value, any Error>
-                do {
-                    result = .success(try await operation())
-                } catch {
-                    result = .failure(error)
-                }
-                state.withLock { if $0.waiter === waiter { $0.waiter = nil } }
-                waiter.resume(with: result)
-            }
-            // The task starts on the caller's thread (Apple's systems have `Task.immediate` from their 2025 releases
-            // on) and goes on, once answered, on the connection's event loop, which the answer wakes anyway: only
-            // the caller's continuation then crosses to another thread, as when postgres-nio is awaited directly.
-            if #available(macOS 26, iOS 26, tvOS 26, visionOS 26, *) {
-                Task.immediate(executorPreference: answerExecutor) { await answer() }
-            } else {
-                Task(executorPreference: answerExecutor) { await answer() }
-            }
+    }
+
+    /// Runs the operation on the connection's loop, where the caller is already.
+    private func onLoop<Value: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        // A nonisolated call with the loop's executor as its preference runs on the loop (SE-0417).
+        assert(connection.eventLoop.inEventLoop, "a statement is awaited on its connection's event loop")
+        if connection.isClosed { throw PostgresSessionError.connectionClosed }
+        do {
+            return try await operation()
+        } catch  where hasStopped {
+            throw PostgresSessionError.stoppedAnswering
         }
     }
 
@@ -225,27 +166,5 @@ final class PostgresWatchdogPatrol: Sendable {
             if watchdogs.isEmpty { return }
             for watchdog in watchdogs { await watchdog.look() }
         }
-    }
-}
-
-/// A statement's answer that the watchdog can give up on.
-protocol AbandonableStatementWaiter: AnyObject, Sendable {
-    func fail(_ error: any Error)
-}
-
-/// A continuation resumed once, by whichever of the answer and the watchdog comes first.
-final class StatementWaiter<Value: Sendable>: AbandonableStatementWaiter {
-    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
-
-    init(_ continuation: CheckedContinuation<Value, any Error>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func resume(with result: Result<Value, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: result)
-    }
-
-    func fail(_ error: any Error) {
-        resume(with: .failure(error))
     }
 }

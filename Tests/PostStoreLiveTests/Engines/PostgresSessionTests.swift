@@ -51,56 +51,43 @@ struct PostgresSessionTests {
         }
     }
 
-    /// On the connection's event loop a statement is awaited without a task of its own (see
-    /// `PostgresWatchdog.guarding`): a closed connection still fails it at once, and a server that does not answer
-    /// within the limit still ends it, as stopped answering.
-    @Test(.timeLimit(.minutes(5)))
-    func onTheConnectionsLoopAClosedConnectionAndASilentServerStillEndTheStatement() async throws {
+    /// A statement is awaited on its connection's event loop (see `PostgresWatchdog.guarding`), whether the
+    /// session runs there (as `poststore serve`'s requests) or elsewhere: a closed connection fails it at once, and a
+    /// server that does not answer within the limit ends it, as stopped answering.
+    @Test(.timeLimit(.minutes(5)), arguments: [true, false])
+    func aClosedConnectionAndASilentServerEndTheStatement(sessionOnTheLoop: Bool) async throws {
         // The server stays silent as long as another session holds the advisory lock the statement waits for.
         let lock = Int64.random(in: 1...Int64.max)
         try await PostgresTestServer.withConnection { holder in
             for try await _ in try await holder.query("SELECT pg_advisory_lock(\(lock))", logger: logger) {}
             try await PostgresTestServer.withConnection { connection in
-                try await silentAndClosed(connection, waitingFor: lock)
+                try await silentAndClosed(connection, waitingFor: lock, sessionOnTheLoop: sessionOnTheLoop)
             }
             for try await _ in try await holder.query("SELECT pg_advisory_unlock(\(lock))", logger: logger) {}
         }
     }
 
-    /// On the connection's loop, a statement the server never answers (the lock is held for the whole call) ends
-    /// as stopped answering once the watchdog's 1 s limit passes; the test's time limit bounds a watchdog that fails.
-    private func silentAndClosed(_ connection: PostgresConnection, waitingFor lock: Int64) async throws {
-        let loop = EventLoopTaskExecutor.executor(for: connection.eventLoop)
-        let silent = await Task(executorPreference: loop) { [logger] in
+    /// A statement the server never answers (the lock is held for the whole call) ends as stopped answering once
+    /// the watchdog's 1 s limit passes; the test's time limit bounds a watchdog that fails.
+    private func silentAndClosed(
+        _ connection: PostgresConnection,
+        waitingFor lock: Int64,
+        sessionOnTheLoop: Bool
+    ) async throws {
+        let executor = sessionOnTheLoop ? EventLoopTaskExecutor.executor(for: connection.eventLoop) : nil
+        let silent = await Task(executorPreference: executor) { [logger] in
             try await PostgresSession.withSession(on: connection, limit: .seconds(1), logger: logger) { session in
-                #expect(connection.eventLoop.inEventLoop)
+                #expect(connection.eventLoop.inEventLoop == sessionOnTheLoop)
                 try await session.execute("SELECT pg_advisory_lock(\(lock))")
             }
         }.result
         #expect(throws: PostgresSessionError.stoppedAnswering) { try silent.get() }
         #expect(connection.isClosed)
-        let closed = await Task(executorPreference: loop) { [logger] in
+        let closed = await Task(executorPreference: executor) { [logger] in
             try await PostgresSession.withSession(on: connection, limit: .seconds(600), logger: logger) {
                 try await $0.execute("SELECT 1")
             }
         }.result
         #expect(throws: PostgresSessionError.connectionClosed) { try closed.get() }
-    }
-
-    @Test(.timeLimit(.minutes(5)))
-    func anAnswerThatNeverComesIsGivenUpOnceTheConnectionIsClosed() async throws {
-        try await PostgresTestServer.withConnection { connection in
-            let watchdog = PostgresWatchdog(limit: .seconds(600), connection: connection)
-            defer { watchdog.stop() }
-            // An answer that never comes, as PostgresNIO's for a statement that reached a closing connection (the
-            // task is left behind, asleep, when the test ends).
-            let answer = Task { try await watchdog.guarding { try await Task.sleep(for: .seconds(3_600)) } }
-            try await connection.close()
-            let started = ContinuousClock.now
-            let error = await #expect(throws: PostgresSessionError.self) { try await answer.value }
-            #expect(error == .connectionLost)
-            // Far below the watchdog's 600 s; hangLimit's margin for a busy test pool.
-            #expect(ContinuousClock.now - started < hangLimit)
-        }
     }
 }
