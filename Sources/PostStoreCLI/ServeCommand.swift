@@ -114,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumConnections = maxConnections
         configuration.requestTimeout = .milliseconds(Int64((requestTimeout * 1000).rounded()))
         configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
+        configuration.storeName = spec.description
         try await Failure.report(Self.self, verbose: options.verbose) {
             let store = try await StoreOptions.store(spec, openMode: .openExisting, servesRequests: true)
             let mode = allowWrites ? "writes allowed" : "read-only"

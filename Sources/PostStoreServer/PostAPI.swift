@@ -6,12 +6,17 @@ import PostStore
 ///
 /// Routes: `GET`/`HEAD` `/posts`, `/posts/:id`, `/users/:id/posts` and the changes feed `/posts/_changes`;
 /// `OPTIONS` on each; with writes on, `POST /posts` and `PUT`/`PATCH`/`DELETE /posts/:id`. Every refusal is a JSON
-/// `{"error": "…"}`.
+/// `{"error": "…"}`. For people, `GET /` and the list and post routes asked for as HTML are pages (see
+/// `PostAPI+Pages.swift`), with their style sheet and script under `/_page/`.
 struct PostAPI: Sendable {
     /// The store served.
     let store: any PostStoreProtocol
     /// Whether `POST`, `PUT`, `PATCH` and `DELETE` are served (else 405).
     let allowsWrites: Bool
+    /// The origin, besides the server's own, whose pages may write (`Origin`); `nil` for none, `*` for any.
+    let writingOrigin: String?
+    /// What the pages for people call the store.
+    let pageFrame: PageFrame
     /// The largest window a list request may ask for.
     let maximumLimit: Int
     /// The longest a changes request is held while there is no change.
@@ -27,12 +32,16 @@ struct PostAPI: Sendable {
     init(
         store: any PostStoreProtocol,
         allowsWrites: Bool,
+        writingOrigin: String? = nil,
+        storeName: String = "a store",
         maximumLimit: Int,
         maximumWait: Duration = .seconds(30),
         clock: any ClockProtocol = SystemClock()
     ) {
         self.store = store
         self.allowsWrites = allowsWrites
+        self.writingOrigin = writingOrigin
+        pageFrame = PageFrame(storeName: storeName)
         self.maximumLimit = maximumLimit
         self.maximumWait = maximumWait
         watcher = ChangeWatcher(store: store, interval: Self.watchInterval, clock: clock)
@@ -40,27 +49,29 @@ struct PostAPI: Sendable {
 
     /// The response to a request; never throws: every failure is an answer.
     func respond(to request: APIRequest) async -> APIResponse {
+        let refusal: APIError
         do {
             return try await route(request)
         } catch let error as APIError {
-            return error.response
+            refusal = error
         } catch let error as PostStoreError {
-            return APIError.store(error).response
+            refusal = APIError.store(error)
         } catch is CancellationError {
-            return APIError(.serviceUnavailable, "The server is stopping; try again.").response
+            refusal = APIError(.serviceUnavailable, "The server is stopping; try again.")
         } catch {
-            return APIError(.internalServerError, "The request failed: \(error)").response
+            refusal = APIError(.internalServerError, "The request failed: \(error)")
         }
+        return answer(refusal, to: request.method, accepting: request.headers[.accept])
     }
 
     /// The answer to a request that its route or method alone refuses (a 404, a 405), or `nil`: asked before the
     /// body is read, so that a body is judged only where a write is served.
-    func refusal(of method: HTTPRequest.Method, on path: String) -> APIResponse? {
+    func refusal(of method: HTTPRequest.Method, on path: String, accepting accept: String?) -> APIResponse? {
         do {
             _ = try admit(method, on: path)
             return nil
         } catch {
-            return error.response
+            return answer(error, to: method, accepting: accept)
         }
     }
 
@@ -77,6 +88,8 @@ struct PostAPI: Sendable {
 
     /// What a path names.
     private enum Resource {
+        case home
+        case asset(PageAsset)
         case list(user: Int?)
         case post(id: Int)
         case changes
@@ -98,17 +111,26 @@ struct PostAPI: Sendable {
             var headers = HTTPFields()
             headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
             return APIResponse(status: .noContent, headers: headers)
+        case (.home, .get), (.home, .head):
+            return try await listPage(request, user: nil)
+        case (.asset(let asset), .get), (.asset(let asset), .head):
+            return Self.answer(asset)
         case (.list(let user), .get), (.list(let user), .head):
+            if Self.wantsPage(request) { return try await listPage(request, user: user) }
             return try await list(request, user: user)
         case (.post(let id), .get), (.post(let id), .head):
+            if Self.wantsPage(request) { return try await postPage(id, request) }
             return try await post(id, request)
         case (.changes, .get), (.changes, .head):
             return try await changes(request)
         case (.list, .post):
+            try checkOrigin(of: request)
             return try await create(request)
         case (.post(let id), .put), (.post(let id), .patch):
+            try checkOrigin(of: request)
             return try await update(id, request)
         case (.post(let id), .delete):
+            try checkOrigin(of: request)
             return try await delete(id, request)
         default:
             throw notAllowed(method, on: request.path, resource: resource, allowed: allowed)
@@ -120,7 +142,13 @@ struct PostAPI: Sendable {
         let segments = try path.split(separator: "/").map { segment throws(APIError) in
             Substring(try QueryParameters.percentDecoded(segment, plusIsSpace: false))
         }
+        if path.hasPrefix(PageAsset.folder) {
+            guard let asset = PageAsset.at(path) else { throw APIError(.notFound, "No such file: \(path).") }
+            return .asset(asset)
+        }
         switch segments.count {
+        case 0:
+            return .home
         case 1 where segments[0] == "posts":
             return .list(user: nil)
         case 2 where segments[0] == "posts" && segments[1] == "_changes":
@@ -149,7 +177,7 @@ struct PostAPI: Sendable {
         guard writes else { return reads }
         switch resource {
         case .list(user: nil): return reads + [.post]
-        case .list, .changes: return reads
+        case .home, .asset, .list, .changes: return reads
         case .post: return reads + [.put, .patch, .delete]
         }
     }
@@ -224,7 +252,7 @@ struct PostAPI: Sendable {
 
     /// The list's page: the store's answer, or with field filters, the store's answer without the window, filtered
     /// here, then windowed (every post the store's part selects is read).
-    private func read(_ list: PostListRequest) async throws -> PostPage {
+    func read(_ list: PostListRequest) async throws -> PostPage {
         guard !list.filters.isEmpty else { return try await store.readPage(list.query) }
         let selected = try await store.readPage(list.query.withoutWindow)
         let matches = selected.posts.filter { post in list.filters.allSatisfy { $0.admits(post) } }
@@ -306,7 +334,7 @@ struct PostAPI: Sendable {
     }
 
     /// Refuses parameters on a route that takes none (`_`, a cache buster, aside).
-    private static func refuseParameters(_ request: APIRequest) throws {
+    static func refuseParameters(_ request: APIRequest) throws {
         let parameters = try QueryParameters(request.query)
         if let name = parameters.names.first(where: { $0 != "_" }) {
             throw APIError.badRequest("Unknown parameter \(name): \(request.path) takes no parameters.")

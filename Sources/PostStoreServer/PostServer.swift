@@ -67,9 +67,17 @@ public struct PostServer: Sendable {
     ) async throws {
         try configuration.validate()
         let configuration = configuration
+        let writingOrigin: String? =
+            switch configuration.cors {
+            case .off: nil
+            case .anyOrigin: "*"
+            case .origin(let origin): origin
+            }
         let api = PostAPI(
             store: store,
             allowsWrites: configuration.allowsWrites,
+            writingOrigin: writingOrigin,
+            storeName: configuration.storeName,
             maximumLimit: configuration.maximumLimit,
             maximumWait: configuration.maximumWait
         )

@@ -58,6 +58,9 @@ public struct PostServerConfiguration: Sendable, Hashable {
     public var requestTimeout: Duration
     /// How long a stop (SIGINT, SIGTERM) waits for requests in flight before it cancels them.
     public var shutdownTimeout: Duration
+    /// The store's name on the pages for people (`GET /` in a browser): its engine and location, such as
+    /// `sqlite:posts.sqlite`; `poststore serve` gives the store as it was named, without a password.
+    public var storeName: String
     /// The longest a changes request (`GET /posts/_changes?wait=`) is held while the store has no change for it
     /// (the idle timeout does not count a connection whose request is being answered). A stop answers the held
     /// requests at once.
@@ -91,6 +94,7 @@ public struct PostServerConfiguration: Sendable, Hashable {
         requestTimeout = .seconds(30)
         shutdownTimeout = .seconds(10)
         maximumWait = .seconds(30)
+        storeName = "a store"
     }
 
     /// Refuses settings that cannot work.

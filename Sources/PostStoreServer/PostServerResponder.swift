@@ -36,7 +36,13 @@ struct PostServerResponder: HTTPResponder {
                     throw APIError.badRequest("The Host header \"\(authority)\" is not a host name or address.")
                 }
                 // A route or method refused is refused whatever the body: a read-only server's 405, not a 413.
-                if let refusal = api.refusal(of: request.method, on: request.uri.path) { return refusal }
+                if let refusal = api.refusal(
+                    of: request.method,
+                    on: request.uri.path,
+                    accepting: request.headers[.accept]
+                ) {
+                    return refusal
+                }
                 let body = try await collectBody(of: request, from: bodyReader)
                 let apiRequest = APIRequest(
                     method: request.method,
@@ -54,6 +60,7 @@ struct PostServerResponder: HTTPResponder {
             }
         }
         addCORS(to: &answer, request)
+        answer.headers[.xContentTypeOptions] = "nosniff"
         if let stream = answer.stream { return streamed(answer, stream, request, context, started) }
         var body = answer.body
         if answer.status.code == 200, body.count >= Self.compressionThreshold, acceptsGzip(request) {
@@ -61,7 +68,11 @@ struct PostServerResponder: HTTPResponder {
             answer.headers[.contentEncoding] = "gzip"
             if let tag = answer.headers[.eTag] { answer.headers[.eTag] = EntityTag.compressed(tag) }
         }
-        if request.method == .get || request.method == .head { answer.headers[.vary] = "Accept-Encoding" }
+        if request.method == .get || request.method == .head {
+            // The same address answers JSON or a page by `Accept`, gzip or not by `Accept-Encoding`.
+            answer.headers[.vary] = ([answer.headers[.vary], "Accept", "Accept-Encoding"].compactMap { $0 })
+                .joined(separator: ", ")
+        }
         if request.method == .head {
             answer.headers[.contentLength] = String(body.count)
             body = []

@@ -47,7 +47,7 @@ import Testing
             #expect(try await client.send("GET", "/posts", headers: ["Host": "a,b>; rel=x"]).status == 400)
 
             let zipped = try await client.send("GET", "/posts", headers: ["Accept-Encoding": "br, gzip;q=0.5"])
-            #expect(zipped.header("content-encoding") == "gzip" && zipped.header("vary") == "Accept-Encoding")
+            #expect(zipped.header("content-encoding") == "gzip" && zipped.header("vary") == "Accept, Accept-Encoding")
             #expect(zipped.header("etag")?.hasSuffix("-gzip\"") == true)
             #expect(try gunzip(zipped.body) == Data(PostAPI.json(Self.posts)))
             let zippedTag = try #require(zipped.header("etag"))

@@ -1,0 +1,70 @@
+/// Builds an HTML document as bytes, escaping every piece of text it is given: markup comes only from string
+/// literals of the server's own (``markup(_:)``), and everything else — a post's title and body, a store's name, a
+/// parameter echoed back — goes through ``text(_:)``, which leaves no way out of the element or attribute value it
+/// is written in.
+///
+/// For example:
+///
+/// ```swift
+/// var html = HTMLWriter()
+/// html.markup("<td><bdi>")
+/// html.text(post.title)
+/// html.markup("</bdi></td>")
+/// ```
+struct HTMLWriter {
+    /// The document so far, UTF-8.
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 16_384) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends markup of the server's own, as it is.
+    mutating func markup(_ markup: StaticString) {
+        markup.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends text, escaped for an element's content or a double-quoted attribute value: `&`, `<`, `>`, `"` and
+    /// `'` as character references, and each C0 control but tab, line feed and carriage return (which HTML does
+    /// not allow in a document, and which could hide a title's end) as its Unicode control picture (U+2400 on).
+    mutating func text(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = utf8.startIndex
+            for index in utf8.indices where Self.isEscaped(utf8[index]) {
+                bytes.append(contentsOf: utf8[start..<index])
+                escape(utf8[index])
+                start = index + 1
+            }
+            bytes.append(contentsOf: utf8[start...])
+        }
+    }
+
+    /// Whether ``text(_:)`` writes a byte otherwise than as it is.
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        case 0x09, 0x0A, 0x0D: false
+        case 0x00..<0x20, 0x7F: true
+        default: false
+        }
+    }
+
+    /// Appends what an escaped byte is written as.
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "&"): markup("&amp;")
+        case UInt8(ascii: "<"): markup("&lt;")
+        case UInt8(ascii: ">"): markup("&gt;")
+        case UInt8(ascii: "\""): markup("&quot;")
+        case UInt8(ascii: "'"): markup("&#39;")
+        case 0x7F: markup("\u{2421}")
+        default: bytes.append(contentsOf: String(UnicodeScalar(0x2400 + UInt32(byte))!).utf8)
+        }
+    }
+
+    /// Appends a number.
+    mutating func number(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+}

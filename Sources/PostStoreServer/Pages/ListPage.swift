@@ -1,0 +1,228 @@
+import Foundation
+import PostStore
+
+/// The page of a list of posts (`/`, `/posts`, `/users/:id/posts` asked for as HTML): the store's facts, a search
+/// and user filter that send the API's own parameters, the table of the window's posts with sorting links, and
+/// paging. The region that changes with the store (`#live`) is what the script puts in place when it changes.
+struct ListPage {
+    let frame: PageFrame
+    /// The list's address, its window given (the HTML answer's default window made explicit).
+    let address: PageAddress
+    /// The list's parameters as the API read them.
+    let list: PostListRequest
+    /// The window's posts, how many the list selects, and the store's revision.
+    let page: PostPage
+    /// How many posts the store holds.
+    let storeCount: Int
+    /// The store's most recent sync, if any.
+    let lastSync: SyncState?
+    /// The user of `/users/:id/posts`, `nil` for `/posts`.
+    let userOfPath: Int?
+
+    /// The longest start of a body the table shows, in characters.
+    static let excerptLength = 100
+
+    func render() -> HTMLWriter {
+        var html = HTMLWriter()
+        frame.begin(&html, title: userOfPath.map { "Posts of user \($0)" } ?? "Posts") { html in
+            html.markup(" data-live=\"")
+            html.text(address.text)
+            html.markup("\"")
+            if let revision = page.revision {
+                html.markup(" data-revision=\"")
+                html.text(revision)
+                html.markup("\"")
+            }
+        }
+        html.markup("<h1>")
+        html.text(userOfPath.map { "Posts of user \($0)" } ?? "Posts")
+        html.markup("</h1>\n")
+        filters(&html)
+        html.markup("<p id=\"notice\" class=\"notice\" role=\"status\" aria-live=\"polite\"></p>\n<div id=\"live\">\n")
+        facts(&html)
+        table(&html)
+        pager(&html)
+        html.markup("</div>\n")
+        frame.end(&html)
+        return html
+    }
+
+    /// The store's count and last sync.
+    private func facts(_ html: inout HTMLWriter) {
+        html.markup("<dl class=\"facts\">\n<div><dt>Posts in the store</dt><dd>")
+        html.text(Self.grouped(storeCount))
+        html.markup("</dd></div>\n<div><dt>Last sync</dt><dd>")
+        if let lastSync {
+            html.markup("<bdi>")
+            html.text(lastSync.source)
+            html.markup("</bdi>, <time datetime=\"")
+            html.text(Self.machineTime(lastSync.syncedAt))
+            html.markup("\">")
+            html.text(Self.readableTime(lastSync.syncedAt))
+            html.markup("</time>: ")
+            html.text(
+                "\(Self.grouped(lastSync.fetched)) fetched, \(Self.grouped(lastSync.inserted)) new, "
+                    + "\(Self.grouped(lastSync.updated)) changed, \(Self.grouped(lastSync.deleted)) deleted"
+            )
+        } else {
+            html.markup("never")
+        }
+        html.markup("</dd></div>\n</dl>\n")
+    }
+
+    /// The search and user filter: a form that sends the list's parameters, the window back to its first page.
+    private func filters(_ html: inout HTMLWriter) {
+        html.markup("<form class=\"filters\" method=\"get\" role=\"search\" action=\"")
+        html.text(address.path)
+        html.markup(
+            "\">\n<div><label for=\"q\">Search titles and bodies</label><input id=\"q\" name=\"q\" type=\"search\" value=\""
+        )
+        html.text(list.query.search)
+        html.markup("\"></div>\n")
+        if userOfPath == nil {
+            html.markup(
+                """
+                <div><label for="userId">User</label><input id="userId" name="userId" class="user" \
+                inputmode="numeric" pattern="[0-9]*" value="
+                """
+            )
+            html.text(address.value("userId") ?? "")
+            html.markup("\"></div>\n")
+        }
+        for name in ["_sort", "_order", "_limit"] {
+            guard let value = address.value(name) else { continue }
+            html.markup("<input type=\"hidden\" name=\"")
+            html.text(name)
+            html.markup("\" value=\"")
+            html.text(value)
+            html.markup("\">\n")
+        }
+        html.markup(
+            "<input type=\"hidden\" name=\"_page\" value=\"1\">\n<button type=\"submit\">Show</button>\n</form>\n"
+        )
+    }
+
+    /// The table of the window's posts.
+    private func table(_ html: inout HTMLWriter) {
+        guard !page.posts.isEmpty else {
+            html.markup("<p class=\"empty\">")
+            html.text(page.total == 0 ? "No post matches." : "No post on this page: the list has fewer pages.")
+            html.markup("</p>\n")
+            return
+        }
+        html.markup("<table>\n<caption>")
+        let first = list.query.offset + 1
+        html.text(
+            "Posts \(Self.grouped(first))–\(Self.grouped(first + page.posts.count - 1)) of \(Self.grouped(page.total))"
+        )
+        html.markup("</caption>\n<thead><tr>")
+        sortableHeader(&html, "Id", field: "id", ascending: .idAscending, descending: .idDescending)
+        sortableHeader(&html, "User", field: "userId", ascending: .user, descending: .userDescending)
+        sortableHeader(&html, "Title", field: "title", ascending: .title, descending: .titleDescending)
+        html.markup("<th scope=\"col\">Body</th></tr></thead>\n<tbody>\n")
+        for post in page.posts {
+            html.markup("<tr><td class=\"number\" data-label=\"Post\"><a href=\"/posts/")
+            html.number(post.id)
+            html.markup("\">")
+            html.number(post.id)
+            html.markup("</a></td><td class=\"number\" data-label=\"User\"><a href=\"/users/")
+            html.number(post.userId)
+            html.markup("/posts\">")
+            html.number(post.userId)
+            html.markup("</a></td><td class=\"title\"><a href=\"/posts/")
+            html.number(post.id)
+            html.markup("\"><bdi>")
+            html.text(post.title.isEmpty ? "(no title)" : post.title)
+            html.markup("</bdi></a></td><td class=\"excerpt\"><bdi>")
+            html.text(Self.excerpt(of: post.body))
+            html.markup("</bdi></td></tr>\n")
+        }
+        html.markup("</tbody>\n</table>\n")
+    }
+
+    /// A column's header: a link that sorts by it, ascending, or descending when it sorts so already.
+    private func sortableHeader(
+        _ html: inout HTMLWriter,
+        _ title: StaticString,
+        field: String,
+        ascending: PostQuery.Sort,
+        descending: PostQuery.Sort
+    ) {
+        let sort = list.query.sort
+        html.markup("<th scope=\"col\"")
+        if sort == ascending { html.markup(" aria-sort=\"ascending\"") }
+        if sort == descending { html.markup(" aria-sort=\"descending\"") }
+        html.markup("><a href=\"")
+        let order = sort == ascending ? "desc" : "asc"
+        html.text(address.setting("_sort", to: field).setting("_order", to: order).setting("_page", to: "1").text)
+        html.markup("\">")
+        html.markup(title)
+        if sort == ascending { html.markup(" ▲") }
+        if sort == descending { html.markup(" ▼") }
+        html.markup("</a></th>")
+    }
+
+    /// The links to the previous and next pages, when the list pages with `_page`.
+    private func pager(_ html: inout HTMLWriter) {
+        guard let number = list.page, let size = list.query.limit, size > 0 else { return }
+        let pages = max(1, (page.total + size - 1) / size)
+        html.markup("<nav class=\"pages\" aria-label=\"Pages\">")
+        if number > 1 {
+            html.markup("<a rel=\"prev\" href=\"")
+            html.text(address.setting("_page", to: String(min(number - 1, pages))).text)
+            html.markup("\">← Previous</a>")
+        }
+        html.markup("<span>")
+        html.text("Page \(Self.grouped(number)) of \(Self.grouped(pages))")
+        html.markup("</span>")
+        if number < pages {
+            html.markup("<a rel=\"next\" href=\"")
+            html.text(address.setting("_page", to: String(number + 1)).text)
+            html.markup("\">Next →</a>")
+        }
+        html.markup("</nav>\n")
+    }
+
+    /// The start of a body on one line: runs of white space as one space, cut at ``excerptLength`` characters.
+    static func excerpt(of body: String) -> String {
+        var excerpt = ""
+        var count = 0
+        var pendingSpace = false
+        for character in body {
+            if character.isWhitespace {
+                pendingSpace = !excerpt.isEmpty
+                continue
+            }
+            if count + (pendingSpace ? 1 : 0) >= excerptLength { return excerpt + "…" }
+            if pendingSpace {
+                excerpt.append(" ")
+                count += 1
+                pendingSpace = false
+            }
+            excerpt.append(character)
+            count += 1
+        }
+        return excerpt
+    }
+
+    /// A number with its thousands grouped by commas: `1,000,000`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = value < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
+    }
+
+    /// A time as a `datetime` attribute takes it: `2026-11-29T15:47:00Z`.
+    static func machineTime(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    /// A time as a person reads it, in UTC, to the minute: `2026-11-29 15:47 UTC`.
+    static func readableTime(_ date: Date) -> String {
+        machineTime(date).prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+}

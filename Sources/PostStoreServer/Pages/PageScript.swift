@@ -1,0 +1,134 @@
+/// The script of the pages for people, served as ``PageAsset/script``; the pages read without it.
+///
+/// - A list follows the store through the list route's Server-Sent Events (`data-live`, the list's own address):
+///   when the posts it shows change, it fetches its page again, puts the new rows in place and says what changed.
+/// - A post's page follows its post the same way, and, with writes on, edits and deletes it with the post's `ETag`
+///   as `If-Match`, so that an edit made on a version someone else has changed since is refused as a conflict.
+///
+/// Text from the store only ever reaches the document through HTML the server escaped, parsed by `DOMParser`
+/// (which runs no script), or through `textContent`.
+enum PageScript {
+    static let javaScript = #"""
+        "use strict";
+        (() => {
+          const main = document.querySelector("main");
+          const notice = document.getElementById("notice");
+          if (!main || !notice) return;
+          const say = (text, kind) => {
+            notice.className = "notice" + (kind ? " " + kind : "");
+            notice.textContent = text;
+          };
+          let dirty = false;
+          const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
+          const refresh = async () => {
+            const answer = await fetch(location.href, { headers: { Accept: "text/html" }, cache: "no-store" });
+            if (!answer.ok) return false;
+            const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+            const fresh = page.getElementById("live");
+            const live = document.getElementById("live");
+            if (!fresh || !live) return false;
+            live.replaceWith(document.importNode(fresh, true));
+            const freshMain = page.querySelector("main");
+            if (freshMain && freshMain.dataset.etag) main.dataset.etag = freshMain.dataset.etag;
+            // The form edits the version its ETag names: its fields follow that version until the user types.
+            const form = document.querySelector("form.edit");
+            const freshForm = page.querySelector("form.edit");
+            if (form && freshForm && !dirty) {
+              for (const name of ["title", "body", "userId"]) {
+                form.elements.namedItem(name).value = freshForm.elements.namedItem(name).value;
+              }
+            }
+            return true;
+          };
+          const key = (post) => JSON.stringify([post.userId, post.title, post.body]);
+          const follow = (address, onChange) => {
+            if (!window.EventSource || !address) return;
+            let before = null;
+            const events = new EventSource(address);
+            events.onmessage = (event) => {
+              let posts;
+              try { posts = JSON.parse(event.data); } catch { return; }
+              const now = new Map(posts.map((post) => [post.id, key(post)]));
+              const first = before === null;
+              const was = before || new Map();
+              before = now;
+              if (first && event.lastEventId === main.dataset.revision) return;
+              let added = 0, changed = 0, removed = 0;
+              for (const [id, text] of now) {
+                if (!was.has(id)) added += 1; else if (was.get(id) !== text) changed += 1;
+              }
+              for (const id of was.keys()) if (!now.has(id)) removed += 1;
+              if (first) { added = 0; removed = 0; changed = 0; }
+              onChange({ added, changed, removed, first });
+            };
+          };
+          const time = () => new Date().toLocaleTimeString();
+          if (main.dataset.live) {
+            follow(main.dataset.live, async (change) => {
+              if (!(await refresh())) return;
+              const parts = [];
+              if (change.changed) parts.push(plural(change.changed, "post") + " changed");
+              if (change.added) parts.push(plural(change.added, "post") + " added");
+              if (change.removed) parts.push(plural(change.removed, "post") + " gone");
+              say("The store changed at " + time() + (parts.length ? ": " + parts.join(", ") : "") + ".");
+            });
+          }
+          const form = document.querySelector("form.edit");
+          if (main.dataset.post) {
+            follow("/posts?id=" + encodeURIComponent(main.dataset.post), async () => {
+              if (dirty) {
+                say("Someone changed this post while you were editing it: saving will be refused. "
+                  + "Copy your text, then reload.", "error");
+                return;
+              }
+              // This page's own save moved its ETag already: the post is as the page shows it.
+              const shown = main.dataset.etag;
+              if ((await refresh()) && main.dataset.etag !== shown) say("This post changed at " + time() + ".");
+            });
+          }
+          if (!form) return;
+          form.hidden = false;
+          form.addEventListener("input", () => { dirty = true; });
+          const field = (name) => form.elements.namedItem(name);
+          const send = async (method, body) => {
+            const headers = { "If-Match": main.dataset.etag };
+            if (body) headers["Content-Type"] = "application/json";
+            const answer = await fetch("/posts/" + encodeURIComponent(main.dataset.post), {
+              method, headers, body: body ? JSON.stringify(body) : undefined,
+            });
+            if (answer.status === 412) {
+              say("Someone else changed this post since you opened it, so nothing was saved. "
+                + "Reload to see their version, then make your change again.", "error");
+              return null;
+            }
+            if (!answer.ok) {
+              let reason = answer.status + " " + answer.statusText;
+              try { reason = (await answer.json()).error || reason; } catch {}
+              say("Not saved: " + reason, "error");
+              return null;
+            }
+            return answer;
+          };
+          form.addEventListener("submit", async (event) => {
+            event.preventDefault();
+            const userId = Number(field("userId").value);
+            if (!Number.isInteger(userId)) { say("The user must be a whole number.", "error"); return; }
+            const answer = await send("PUT", {
+              userId, id: Number(main.dataset.post), title: field("title").value, body: field("body").value,
+            });
+            if (!answer) return;
+            main.dataset.etag = answer.headers.get("ETag") || main.dataset.etag;
+            dirty = false;
+            await refresh();
+            say("Saved at " + time() + ".", "ok");
+          });
+          const remove = document.getElementById("delete");
+          if (remove) {
+            remove.addEventListener("click", async () => {
+              if (!confirm("Delete post " + main.dataset.post + "?")) return;
+              if (await send("DELETE")) location.assign("/posts?_page=1");
+            });
+          }
+        })();
+        """#
+}

@@ -1,0 +1,136 @@
+import HTTPTypes
+import PostStore
+
+/// The pages for people: `GET /`, and the list and post routes when the request's `Accept` prefers HTML to JSON
+/// (a browser's does; a program's `*/*` or `application/json` gets JSON). The server renders them whole, so they
+/// read without JavaScript; their script (``PageScript``) follows the store and edits posts.
+extension PostAPI {
+    /// How many posts a list page shows when its address gives no window.
+    static let pageSize = 50
+
+    /// Whether the request asks for a page: a `GET` or `HEAD` whose `Accept` ranks `text/html` above
+    /// `application/json`.
+    static func wantsPage(_ request: APIRequest) -> Bool {
+        (request.method == .get || request.method == .head) && prefersHTML(request.headers[.accept])
+    }
+
+    /// Whether an `Accept` header ranks `text/html` above `application/json` (which `*/*` does not name).
+    static func prefersHTML(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        var html = 0.0
+        var json = -1.0
+        for range in accept.split(separator: ",") {
+            let parts = range.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            switch parts.first {
+            case "text/html": html = max(html, quality)
+            case "application/json": json = max(json, quality)
+            default: break
+            }
+        }
+        return html > 0 && html > json
+    }
+
+    /// A list's page. Empty fields of the search form mean no filter: their address without them is a redirect
+    /// (`303`), so that the address bar holds the list's link. Without a window, the page shows the first
+    /// ``pageSize`` posts, and its links and live updates name that window.
+    func listPage(_ request: APIRequest, user: Int?) async throws -> APIResponse {
+        let started = ContinuousClock.now
+        var address = PageAddress(
+            path: user.map { "/users/\($0)/posts" } ?? "/posts",
+            parameters: try QueryParameters(request.query).pairs.filter { $0.name != "_" }
+        )
+        if address.parameters.contains(where: { $0.value.isEmpty }) {
+            address.parameters.removeAll { $0.value.isEmpty }
+            var headers = HTTPFields()
+            headers[.location] = address.text
+            return APIResponse(status: .seeOther, headers: headers)
+        }
+        if !address.parameters.contains(where: { ["_page", "_limit", "_start", "_end"].contains($0.name) }) {
+            address = address.setting("_page", to: "1").setting("_limit", to: String(min(Self.pageSize, maximumLimit)))
+        }
+        let list = try PostListRequest(QueryParameters(address.query), userOfPath: user, maximumLimit: maximumLimit)
+        let page = try await read(list)
+        let selectsAll =
+            list.query.ids == nil && list.query.userIds == nil && list.query.search.isEmpty && list.filters.isEmpty
+        let storeCount = selectsAll ? page.total : try await store.count()
+        let lastSync = try await store.syncStates().first
+        let html = ListPage(
+            frame: pageFrame,
+            address: address,
+            list: list,
+            page: page,
+            storeCount: storeCount,
+            lastSync: lastSync,
+            userOfPath: user
+        ).render()
+        return Self.timed(PageFrame.response(html), since: started)
+    }
+
+    /// A post's page, with the `ETag` that `GET /posts/:id` sends for it.
+    func postPage(_ id: Int, _ request: APIRequest) async throws -> APIResponse {
+        let started = ContinuousClock.now
+        try Self.refuseParameters(request)
+        guard let post = try await store.post(id: id) else { throw APIError(.notFound, "There is no post \(id).") }
+        let html = PostDetailPage(
+            frame: pageFrame,
+            post: post,
+            tag: EntityTag.tag(ofPostJSON: Self.json(post)),
+            revision: try await store.revisionIfKept(),
+            allowsWrites: allowsWrites
+        ).render()
+        return Self.timed(PageFrame.response(html), since: started)
+    }
+
+    /// A refusal as the request wants it: a page for a browser's `GET`, else JSON.
+    func answer(_ refusal: APIError, to method: HTTPRequest.Method, accepting accept: String?) -> APIResponse {
+        guard method == .get || method == .head, Self.prefersHTML(accept) else { return refusal.response }
+        var response = PageFrame.response(
+            ErrorPage(frame: pageFrame, status: refusal.status, message: refusal.message).render(),
+            status: refusal.status
+        )
+        for field in refusal.headers { response.headers.append(field) }
+        return response
+    }
+
+    /// A page's style sheet or script: kept by browsers for a year (its path changes with its bytes).
+    static func answer(_ asset: PageAsset) -> APIResponse {
+        var headers = HTTPFields()
+        headers[.contentType] = asset.contentType
+        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        return APIResponse(status: .ok, headers: headers, body: asset.bytes)
+    }
+
+    /// Refuses a write sent by a page of another origin (its `Origin` header): only the server's own pages, and
+    /// the origin its CORS setting names, may write. A program that sends no `Origin` is not a page.
+    func checkOrigin(of request: APIRequest) throws(APIError) {
+        guard let origin = request.headers[.origin] else {
+            guard request.headers[.secFetchSite] != "cross-site" else {
+                throw APIError(.forbidden, "Writes from pages of another site are refused.")
+            }
+            return
+        }
+        if origin == request.origin || writingOrigin == "*" || origin == writingOrigin { return }
+        throw APIError(
+            .forbidden,
+            "Writes from pages of another origin (\(origin)) are refused: this server takes writes from its own pages"
+                + (writingOrigin.map { " and from \($0)" } ?? "") + "."
+        )
+    }
+
+    /// An answer with the time the server took to make it, in `Server-Timing` (which browsers' tools show).
+    private static func timed(_ response: APIResponse, since started: ContinuousClock.Instant) -> APIResponse {
+        var response = response
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        response.headers[.serverTiming] = "page;dur=\((milliseconds * 1000).rounded() / 1000)"
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    /// Where a request came from, as `Fetch Metadata` tells: `same-origin`, `same-site`, `cross-site` or `none`.
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    /// How long the server took, for a browser's tools and the benchmark.
+    static let serverTiming = HTTPField.Name("Server-Timing")!
+}
