@@ -554,15 +554,15 @@ def peak_memory_mib(pid):
 
 
 class Server:
-    """A server process listening on `port` (on core 0 with `pin`), its output discarded, or written to the file
-    `log`. After `stop`, `process.returncode` is how it ended."""
+    """A server process listening on `port` (on core 0 with `pin`), run in `cwd`, its output discarded, or written to
+    the file `log`. After `stop`, `process.returncode` is how it ended."""
 
-    def __init__(self, argv, port, pin=False, log=None):
+    def __init__(self, argv, port, pin=False, log=None, cwd=None):
         self.port = port
         output = subprocess.DEVNULL if log is None else open(log, "ab")
         try:
             self.process = subprocess.Popen((["taskset", "-c", "0"] if pin else []) + argv, stdout=output,
-                                            stderr=subprocess.STDOUT if log is not None else output)
+                                            stderr=subprocess.STDOUT if log is not None else output, cwd=cwd)
         finally:
             if log is not None:
                 output.close()

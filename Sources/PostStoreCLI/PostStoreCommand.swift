@@ -25,7 +25,7 @@ struct PostStoreCommand: AsyncParsableCommand {
     )
 
     /// Runs the command. A usage error is one line, `poststore: …`, with a pointer to the help of the command that was
-    /// run (the whole usage with `--verbose`); help, the version and failures the commands reported themselves end as
+    /// run (then its whole help with `--verbose`); help, the version and failures the commands reported themselves end as
     /// argument-parser ends them. A command line whose command is not one (`poststore qeury`) is one line whatever
     /// it holds, naming the nearest command (see ``NamedCommand``).
     static func main() async {
@@ -50,12 +50,12 @@ struct PostStoreCommand: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
-            if code == .success || error is ExitCode || arguments.contains("--verbose") {
-                exit(withError: error)
-            }
+            if code == .success || error is ExitCode { exit(withError: error) }
             var line = oneLine(message(for: error))
             if line.isEmpty { line = oneLine("\(error)") }
-            FileHandle.standardError.write(Data("\(Failure.usageLine(line, command: ran))\n".utf8))
+            var text = Failure.usageLine(line, command: ran) + "\n"
+            if arguments.contains("--verbose") { text += "\n" + helpMessage(for: ran ?? Self.self) + "\n" }
+            FileHandle.standardError.write(Data(text.utf8))
             Foundation.exit(code.rawValue)
         }
     }

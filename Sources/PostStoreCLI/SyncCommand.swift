@@ -14,7 +14,7 @@ struct SyncCommand: AsyncParsableCommand {
               poststore sync --from Samples/posts.json --store demo.sqlite
               poststore sync --from https://jsonplaceholder.typicode.com/posts --prune
               poststore sync --store demo.sqlite --format json
-              cat posts.ndjson | poststore sync --from - --store json:posts.json --dry-run
+              cat posts.ndjson | poststore sync --from - --store json:store.json --dry-run
               poststore sync --from http://127.0.0.1:3000/posts --store replica.sqlite --prune --follow
             """
     )

@@ -133,6 +133,17 @@ import Testing
         #expect(changed.isEmpty, "changed: \(changed)")
     }
 
+    /// With `--verbose`, a usage error keeps its line and adds the command's whole help after it.
+    @Test func aVerboseUsageErrorIsTheLineThenTheWholeUsage() async throws {
+        let result = try await Sandbox().run(["query", "--store", "demo.sqlite", "--bogus", "--verbose"])
+
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.errorLines.first?.hasPrefix("poststore: Unknown option '--bogus'") == true, "\(result)")
+        #expect(result.errorLines.first?.hasSuffix("(see 'poststore query --help')") == true, "\(result)")
+        #expect(result.errorLines.contains { $0.hasPrefix("USAGE: poststore query") }, "\(result)")
+        #expect(result.errorOutput.contains("--format"), "the whole usage names every option: \(result)")
+    }
+
     @Test(arguments: runFailures)
     func failuresExitWithTheirCodeAndOneLine(_ failure: Failure) async throws {
         let (result, changed) = try await run(failure)
