@@ -160,7 +160,7 @@ class BrowserTests:
     def a_sync_by_another_process_appears_within_a_second(self):
         page = self.new_page()
         page.goto(self.base + "/")
-        page.wait_for_timeout(500)  # the event stream is open
+        page.locator("main[data-following]").wait_for(state="attached", timeout=10000)
         changed = [dict(post) for post in self.posts]
         changed[2]["title"] = "changed by another process"
         self.posts = changed
@@ -183,6 +183,7 @@ class BrowserTests:
         post = self.posts[4]
         page = self.new_page()
         page.goto(self.base + f"/posts/{post['id']}")
+        page.locator("main[data-following]").wait_for(state="attached", timeout=10000)
         form_title = page.get_by_label("Title")
         form_title.fill("my edit")
         # Someone else changes the post meanwhile.
@@ -226,6 +227,22 @@ class BrowserTests:
                        f"hostile title {index} in the edit form")
         self.check(page.evaluate("window.__hostile") is None, "a hostile title ran script")
         self.check(not [p for p in page.problems if "dialog" in p], f"a dialog opened: {page.problems}")
+        page.context.close()
+
+    def pages_read_without_javascript(self):
+        page = self.new_page(java_script_enabled=False)
+        page.goto(self.base + "/")
+        self.check(self.rows(page).count() == 50, "without JavaScript the list shows its rows")
+        page.get_by_label("Search titles and bodies").fill(SEARCH)
+        page.get_by_role("button", name="Show").click()
+        page.wait_for_url(f"**q={SEARCH}**")
+        self.check(self.rows(page).count() > 0, "without JavaScript the search form works")
+        page.goto(self.base + "/posts")
+        page.get_by_role("link", name="Next →").click()
+        page.wait_for_url("**_page=2**")
+        page.goto(self.base + "/posts/1")
+        self.check(page.locator("h1").inner_text() == self.posts[0]["title"], "without JavaScript a post's page reads")
+        self.check(page.locator("form.edit").is_hidden(), "without JavaScript the edit form stays hidden")
         page.context.close()
 
     def pages_fit_a_phone_and_the_keyboard(self):
@@ -298,6 +315,7 @@ class BrowserTests:
             self.search_and_paging_change_the_address_and_rows,
             self.a_posts_page_opens,
             self.hostile_titles_render_as_text,
+            self.pages_read_without_javascript,
             self.pages_fit_a_phone_and_the_keyboard,
             self.no_accessibility_violation,
             self.the_whole_page_weighs_under_50_kb,

@@ -19,6 +19,7 @@ enum PageScript {
             notice.textContent = text;
           };
           let dirty = false;
+          let conflict = false;
           const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
           const refresh = async () => {
             const answer = await fetch(location.href, { headers: { Accept: "text/html" }, cache: "no-store" });
@@ -45,6 +46,8 @@ enum PageScript {
             if (!window.EventSource || !address) return;
             let before = null;
             const events = new EventSource(address);
+            // Marks the page as following the store (what a test waits for before it changes the store).
+            events.onopen = () => { main.dataset.following = "true"; };
             events.onmessage = (event) => {
               let posts;
               try { posts = JSON.parse(event.data); } catch { return; }
@@ -52,7 +55,9 @@ enum PageScript {
               const first = before === null;
               const was = before || new Map();
               before = now;
-              if (first && event.lastEventId === main.dataset.revision) return;
+              // The first event is the list as the page shows it when its revision is the page's (a store that
+              // keeps no revision gives none: its first event is taken as the page's).
+              if (first && (main.dataset.revision === undefined || event.lastEventId === main.dataset.revision)) return;
               let added = 0, changed = 0, removed = 0;
               for (const [id, text] of now) {
                 if (!was.has(id)) added += 1; else if (was.get(id) !== text) changed += 1;
@@ -77,8 +82,11 @@ enum PageScript {
           if (main.dataset.post) {
             follow("/posts?id=" + encodeURIComponent(main.dataset.post), async () => {
               if (dirty) {
-                say("Someone changed this post while you were editing it: saving will be refused. "
-                  + "Copy your text, then reload.", "error");
+                // A refused save already said so, and how to go on.
+                if (!conflict) {
+                  say("Someone changed this post while you were editing it: saving will be refused. "
+                    + "Copy your text, then reload.", "error");
+                }
                 return;
               }
               // This page's own save moved its ETag already: the post is as the page shows it.
@@ -97,6 +105,7 @@ enum PageScript {
               method, headers, body: body ? JSON.stringify(body) : undefined,
             });
             if (answer.status === 412) {
+              conflict = true;
               say("Someone else changed this post since you opened it, so nothing was saved. "
                 + "Reload to see their version, then make your change again.", "error");
               return null;

@@ -15,6 +15,7 @@ enum PageStyle {
           }
         }
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
         body { margin: 0; background: var(--bg); color: var(--fg); }
         a { color: var(--accent); text-underline-offset: 0.15em; }
         a:focus-visible, button:focus-visible, input:focus-visible, textarea:focus-visible {
