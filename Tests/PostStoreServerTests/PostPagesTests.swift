@@ -87,6 +87,30 @@ import Testing
         #expect(text(nested).contains("<dt>Posts in the store</dt><dd>120</dd>"))
     }
 
+    @Test func aPagePastTheEndLeadsBackToTheLastPage() async throws {
+        let html = text(await get(api(), "/posts?_page=99&_limit=10"))
+        #expect(html.contains("Page 99 of 12"))
+        #expect(html.contains("<a rel=\"prev\" href=\"/posts?_page=12&amp;_limit=10\">"))
+        #expect(!html.contains("rel=\"next\""))
+        #expect(html.contains("No post on this page"))
+    }
+
+    /// A form cannot hold a control character or a CR as it is: the page says that the fields left alone keep
+    /// their text (the script sends only the edited ones).
+    @Test func aPostAFormCannotHoldIsEditedFieldByField() async throws {
+        let posts = [
+            Post(userId: 1, id: 1, title: "bell \u{7}", body: "plain"),
+            Post(userId: 1, id: 2, title: "plain", body: "one\r\ntwo"),
+            Post(userId: 1, id: 3, title: "plain", body: "one\ntwo\tthree"),
+        ]
+        let api = api(posts, writes: true)
+        for (id, hint) in [(1, true), (2, true), (3, false)] {
+            let html = text(await get(api, "/posts/\(id)"))
+            #expect(html.contains("class=\"hint\"") == hint, "post \(id)")
+            #expect(html.contains("<a href=\"/posts\">All posts</a>"), "post \(id)")
+        }
+    }
+
     @Test func theSearchFormsEmptyFieldsRedirectToTheListsOwnLink() async throws {
         let response = await get(api(), "/posts?q=&userId=&_limit=50&_page=1")
         #expect(response.status == .seeOther)

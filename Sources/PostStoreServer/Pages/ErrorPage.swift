@@ -16,7 +16,7 @@ struct ErrorPage {
         html.text("\(status.code) \(status.reasonPhrase)")
         html.markup("</h1>\n<p><bdi>")
         html.text(message)
-        html.markup("</bdi></p>\n<p><a href=\"/posts?_page=1\">All posts</a></p>\n")
+        html.markup("</bdi></p>\n<p><a href=\"/posts\">All posts</a></p>\n")
         frame.end(&html)
         return html
     }

@@ -20,9 +20,19 @@ enum PageScript {
           };
           let dirty = false;
           let conflict = false;
+          let gone = false;
+          // The edit form's values as the page filled them: a field whose value is still this one was not edited.
+          const shownValues = new Map();
+          const remember = () => {
+            const form = document.querySelector("form.edit");
+            if (!form) return;
+            for (const name of ["title", "body", "userId"]) shownValues.set(name, form.elements.namedItem(name).value);
+          };
+          remember();
           const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
           const refresh = async () => {
             const answer = await fetch(location.href, { headers: { Accept: "text/html" }, cache: "no-store" });
+            if (answer.status === 404) gone = true;
             if (!answer.ok) return false;
             const page = new DOMParser().parseFromString(await answer.text(), "text/html");
             const fresh = page.getElementById("live");
@@ -38,6 +48,7 @@ enum PageScript {
               for (const name of ["title", "body", "userId"]) {
                 form.elements.namedItem(name).value = freshForm.elements.namedItem(name).value;
               }
+              remember();
             }
             return true;
           };
@@ -67,7 +78,7 @@ enum PageScript {
               onChange({ added, changed, removed, first });
             };
           };
-          const time = () => new Date().toLocaleTimeString();
+          const time = () => new Date().toISOString().slice(11, 19) + " UTC";
           if (main.dataset.live) {
             follow(main.dataset.live, async (change) => {
               if (!(await refresh())) return;
@@ -92,6 +103,7 @@ enum PageScript {
               // This page's own save moved its ETag already: the post is as the page shows it.
               const shown = main.dataset.etag;
               if ((await refresh()) && main.dataset.etag !== shown) say("This post changed at " + time() + ".");
+              else if (gone) say("This post was deleted at " + time() + ".", "error");
             });
           }
           if (!form) return;
@@ -106,8 +118,13 @@ enum PageScript {
             });
             if (answer.status === 412) {
               conflict = true;
-              say("Someone else changed this post since you opened it, so nothing was saved. "
-                + "Reload to see their version, then make your change again.", "error");
+              const now = await fetch(location.href, { method: "HEAD", cache: "no-store" });
+              if (now.status === 404) {
+                say("Someone deleted this post since you opened it, so nothing was saved.", "error");
+              } else {
+                say("Someone else changed this post since you opened it, so nothing was saved. "
+                  + "Reload to see their version, then make your change again.", "error");
+              }
               return null;
             }
             if (!answer.ok) {
@@ -120,11 +137,21 @@ enum PageScript {
           };
           form.addEventListener("submit", async (event) => {
             event.preventDefault();
-            const userId = Number(field("userId").value);
-            if (!Number.isInteger(userId)) { say("The user must be a whole number.", "error"); return; }
-            const answer = await send("PUT", {
-              userId, id: Number(main.dataset.post), title: field("title").value, body: field("body").value,
-            });
+            // Only the fields the user changed are sent (PATCH): the others keep their stored text exactly, which
+            // the form cannot always hold (a control character is shown as its picture, a CR LF as a line feed).
+            const changes = {};
+            for (const name of ["title", "body"]) {
+              const input = field(name);
+              if (input.value !== shownValues.get(name)) changes[name] = input.value;
+            }
+            const user = field("userId");
+            if (user.value !== shownValues.get("userId")) {
+              const userId = Number(user.value);
+              if (!Number.isInteger(userId)) { say("The user must be a whole number.", "error"); return; }
+              changes.userId = userId;
+            }
+            if (Object.keys(changes).length === 0) { say("Nothing to save: no field was changed."); return; }
+            const answer = await send("PATCH", changes);
             if (!answer) return;
             main.dataset.etag = answer.headers.get("ETag") || main.dataset.etag;
             dirty = false;
@@ -135,7 +162,7 @@ enum PageScript {
           if (remove) {
             remove.addEventListener("click", async () => {
               if (!confirm("Delete post " + main.dataset.post + "?")) return;
-              if (await send("DELETE")) location.assign("/posts?_page=1");
+              if (await send("DELETE")) location.assign("/posts");
             });
           }
         })();

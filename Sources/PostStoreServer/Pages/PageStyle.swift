@@ -60,7 +60,8 @@ enum PageStyle {
         th a { color: inherit; }
         tbody tr:nth-child(even) { background: var(--row); }
         td.number { font-variant-numeric: tabular-nums; white-space: nowrap; }
-        td.title { overflow-wrap: anywhere; font-weight: 600; }
+        td.title { overflow-wrap: anywhere; font-weight: 600; max-width: 24rem; }
+        .hint { color: var(--muted); font-size: 0.875rem; margin: 0; }
         td.excerpt { color: var(--muted); overflow-wrap: anywhere; }
         nav.pages { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin: 1rem 0; }
         nav.crumbs { margin: 0 0 0.5rem; }
@@ -70,8 +71,12 @@ enum PageStyle {
         form.edit { display: grid; gap: 0.75rem; max-width: 48rem; margin: 2rem 0 0; }
         form.edit .actions { display: flex; gap: 1rem; }
         @media (max-width: 40rem) {
-          thead { position: absolute; left: -999px; }
+          caption, thead { display: block; }
+          thead tr { display: flex; flex-wrap: wrap; gap: 0 1rem; }
+          thead th { border: 0; padding: 0.25rem 0; }
+          thead th:last-child { display: none; }
           table, tbody, tr, td { display: block; }
+          td.title { max-width: none; }
           tr { border-bottom: 1px solid var(--line); padding: 0.5rem 0; }
           td { border: 0; padding: 0.125rem 0.5rem; }
           td.number::before { content: attr(data-label) " "; color: var(--muted); }

@@ -28,9 +28,9 @@ struct PostDetailPage {
                 html.markup("\"")
             }
         }
-        html.markup("<nav class=\"crumbs\"><a href=\"/posts?_page=1\">All posts</a> · <a href=\"/users/")
+        html.markup("<nav class=\"crumbs\"><a href=\"/posts\">All posts</a> · <a href=\"/users/")
         html.number(post.userId)
-        html.markup("/posts?_page=1\">")
+        html.markup("/posts\">")
         html.text("User \(post.userId)’s posts")
         html.markup("</a></nav>\n<p id=\"notice\" class=\"notice\" role=\"status\" aria-live=\"polite\"></p>\n")
         html.markup("<article id=\"live\">\n<h1><bdi>")
@@ -45,6 +45,14 @@ struct PostDetailPage {
         return html
     }
 
+    /// Whether the post's title or body holds what the form cannot hold as it is: a control character (shown as its
+    /// picture) or a CR (a form's text keeps line feeds alone).
+    static func holdsTextAFormChanges(_ post: Post) -> Bool {
+        (post.title + post.body).unicodeScalars.contains { scalar in
+            scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F
+        }
+    }
+
     /// The form that edits the post, shown by the script.
     private func editForm(_ html: inout HTMLWriter) {
         html.markup(
@@ -52,7 +60,7 @@ struct PostDetailPage {
             <noscript><p>Editing needs JavaScript: it sends the post's ETag with the change.</p></noscript>
             <form class="edit" hidden aria-label="Edit this post">
             <h2>Edit</h2>
-            <div><label for="title">Title</label><input id="title" name="title" required value="
+            <div><label for="title">Title</label><input id="title" name="title" value="
             """
         )
         html.text(post.title)
@@ -72,6 +80,19 @@ struct PostDetailPage {
             """
             "></div>
             <div class="actions"><button type="submit">Save</button> <button type="button" id="delete" class="danger">Delete</button></div>
+            """
+        )
+        if Self.holdsTextAFormChanges(post) {
+            html.markup(
+                """
+                <p class="hint">This post holds control characters, shown as symbols (␀, ␇…), or CR LF line ends: \
+                a field you edit is saved as you see it; the fields you leave keep their text exactly.</p>
+
+                """
+            )
+        }
+        html.markup(
+            """
             </form>
 
             """
