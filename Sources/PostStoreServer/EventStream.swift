@@ -22,12 +22,7 @@ struct EventStream {
     /// `text/event-stream` (in any case) without `q=0`.
     static func isWanted(by request: APIRequest) -> Bool {
         guard request.method == .get, let accept = request.headers[.accept] else { return false }
-        return accept.split(separator: ",").contains { range in
-            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard parts.first == "text/event-stream" else { return false }
-            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
-            return quality.map { $0 > 0 } ?? true
-        }
+        return QualityValues.items(in: accept).contains { $0.value == "text/event-stream" && $0.weight > 0 }
     }
 
     /// A list's page as an event: its posts compared (the event's data), its revision the event's id.

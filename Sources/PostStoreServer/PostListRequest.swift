@@ -22,8 +22,12 @@ struct PostListRequest: Sendable, Equatable {
 
     /// Whether the list is every post in id order, in a window or not: a copy of it can follow the changes feed.
     var selectsEveryPost: Bool {
-        query.ids == nil && query.userIds == nil && query.search.isEmpty && query.sort == .idAscending
-            && filters.isEmpty
+        selectsTheWholeStore && query.sort == .idAscending
+    }
+
+    /// Whether the list selects every post, in any order: its total is the store's count.
+    var selectsTheWholeStore: Bool {
+        query.ids == nil && query.userIds == nil && query.search.isEmpty && filters.isEmpty
     }
 
     /// The parameters a list takes besides the field filters.

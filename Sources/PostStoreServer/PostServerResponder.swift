@@ -248,11 +248,8 @@ struct PostServerResponder: HTTPResponder {
 
     /// Whether `Accept-Encoding` lists gzip (or `*`) with a weight above 0.
     private func acceptsGzip(_ request: Request) -> Bool {
-        request.headers[values: .acceptEncoding].flatMap { $0.split(separator: ",") }.contains { item in
-            let parts = item.split(separator: ";").map { $0.trimmingWhitespace() }
-            guard let coding = parts.first?.lowercased(), coding == "gzip" || coding == "*" else { return false }
-            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return weight > 0
+        request.headers[values: .acceptEncoding].flatMap(QualityValues.items(in:)).contains { coding in
+            (coding.value == "gzip" || coding.value == "*") && coding.weight > 0
         }
     }
 

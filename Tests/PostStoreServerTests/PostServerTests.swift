@@ -48,6 +48,7 @@ import Testing
 
             let zipped = try await client.send("GET", "/posts", headers: ["Accept-Encoding": "br, gzip;q=0.5"])
             #expect(zipped.header("content-encoding") == "gzip" && zipped.header("vary") == "Accept, Accept-Encoding")
+            #expect(zipped.header("x-content-type-options") == "nosniff")
             #expect(zipped.header("etag")?.hasSuffix("-gzip\"") == true)
             #expect(try gunzip(zipped.body) == Data(PostAPI.json(Self.posts)))
             let zippedTag = try #require(zipped.header("etag"))

@@ -17,17 +17,9 @@ extension PostAPI {
     /// Whether an `Accept` header ranks `text/html` above `application/json` (which `*/*` does not name).
     static func prefersHTML(_ accept: String?) -> Bool {
         guard let accept else { return false }
-        var html = 0.0
-        var json = -1.0
-        for range in accept.split(separator: ",") {
-            let parts = range.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
-            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            switch parts.first {
-            case "text/html": html = max(html, quality)
-            case "application/json": json = max(json, quality)
-            default: break
-            }
-        }
+        let ranges = QualityValues.items(in: accept)
+        let html = ranges.filter { $0.value == "text/html" }.map(\.weight).max() ?? 0
+        let json = ranges.filter { $0.value == "application/json" }.map(\.weight).max() ?? -1
         return html > 0 && html > json
     }
 
@@ -51,9 +43,7 @@ extension PostAPI {
         }
         let list = try PostListRequest(QueryParameters(address.query), userOfPath: user, maximumLimit: maximumLimit)
         let page = try await read(list)
-        let selectsAll =
-            list.query.ids == nil && list.query.userIds == nil && list.query.search.isEmpty && list.filters.isEmpty
-        let storeCount = selectsAll ? page.total : try await store.count()
+        let storeCount = list.selectsTheWholeStore ? page.total : try await store.count()
         let lastSync = try await store.syncStates().first
         let html = ListPage(
             frame: pageFrame,
