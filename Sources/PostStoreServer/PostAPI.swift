@@ -61,7 +61,7 @@ struct PostAPI: Sendable {
         } catch {
             refusal = APIError(.internalServerError, "The request failed: \(error)")
         }
-        return answer(refusal, to: request.method, accepting: request.headers[.accept])
+        return answer(refusal, to: request.method, on: request.path, accepting: request.headers[.accept])
     }
 
     /// The answer to a request that its route or method alone refuses (a 404, a 405), or `nil`: asked before the
@@ -71,7 +71,7 @@ struct PostAPI: Sendable {
             _ = try admit(method, on: path)
             return nil
         } catch {
-            return answer(error, to: method, accepting: accept)
+            return answer(error, to: method, on: path, accepting: accept)
         }
     }
 
@@ -135,6 +135,12 @@ struct PostAPI: Sendable {
         default:
             throw notAllowed(method, on: request.path, resource: resource, allowed: allowed)
         }
+    }
+
+    /// Whether a path names the home page.
+    static func isHome(_ path: String) -> Bool {
+        if case .home? = try? resource(at: path) { return true }
+        return false
     }
 
     private static func resource(at path: String) throws(APIError) -> Resource {

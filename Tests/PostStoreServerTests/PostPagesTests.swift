@@ -126,6 +126,9 @@ import Testing
         #expect(text(page).contains("<h1>400 Bad Request</h1>") && text(page).contains("_page"))
         let json = await get(api(), "/posts?_page=0", accept: nil)
         #expect(json.status == .badRequest && text(json).hasPrefix("{\"error\":"))
+        // The home page is a page whatever the request accepts, and so are its refusals.
+        let home = await get(api(), "/?_page=0", accept: nil)
+        #expect(home.status == .badRequest && home.headers[.contentType] == "text/html; charset=utf-8")
         let missing = await get(api(), "/posts/999")
         #expect(missing.status == .notFound && text(missing).contains("There is no post 999."))
         let refused = api().refusal(of: .get, on: "/nowhere", accepting: Self.browserAccept)

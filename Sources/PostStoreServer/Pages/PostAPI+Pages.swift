@@ -72,9 +72,17 @@ extension PostAPI {
         return Self.timed(PageFrame.response(html), since: started)
     }
 
-    /// A refusal as the request wants it: a page for a browser's `GET`, else JSON.
-    func answer(_ refusal: APIError, to method: HTTPRequest.Method, accepting accept: String?) -> APIResponse {
-        guard method == .get || method == .head, Self.prefersHTML(accept) else { return refusal.response }
+    /// A refusal as the request wants it: a page for a browser's `GET`, and for any `GET` of `/` (whose answer is
+    /// a page whatever it accepts, like its refusals: `/?_page=0`), else JSON.
+    func answer(
+        _ refusal: APIError,
+        to method: HTTPRequest.Method,
+        on path: String,
+        accepting accept: String?
+    ) -> APIResponse {
+        guard method == .get || method == .head, Self.prefersHTML(accept) || Self.isHome(path) else {
+            return refusal.response
+        }
         var response = PageFrame.response(
             ErrorPage(frame: pageFrame, status: refusal.status, message: refusal.message).render(),
             status: refusal.status
