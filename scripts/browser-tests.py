@@ -179,6 +179,19 @@ class BrowserTests:
         self.figures["sync command (s)"] = round(synced - started, 3)
         self.check(seconds <= 1.0, f"the synced title appeared {seconds:.2f} s after the sync, not within 1 s")
         self.check("1 post changed" in page.locator("#notice").inner_text(), "the notice says what changed")
+        # A post past the page changes the store's count and last sync, not the rows: the page follows them too.
+        self.posts = self.posts + [{"userId": 13, "id": 900, "title": "past the page", "body": "b"}]
+        self.sync(self.posts, "added.json")
+        synced = time.monotonic()
+        count = f"{len(self.posts):,}"
+        try:
+            page.locator(".facts dd").first.get_by_text(count, exact=True).wait_for(timeout=5000)
+            seconds = time.monotonic() - synced
+        except Exception:
+            seconds = float("inf")
+        self.figures["sync past the page to its count (s)"] = round(seconds, 3)
+        self.check(seconds <= 1.0, f"the store's count became {count} {seconds:.2f} s after the sync, not within 1 s")
+        self.check("1 new" in page.locator(".facts").inner_text(), "the last sync's counts are the new sync's")
         page.context.close()
 
     def an_edit_on_a_stale_etag_is_a_conflict(self):

@@ -37,9 +37,14 @@ struct EventStream {
     /// The response that streams an observation's pages.
     ///
     /// - Parameters:
-    ///   - observation: The list's pages as they change.
+    ///   - observation: The list's pages (or what holds them) as they change.
     ///   - request: The request, for its `Last-Event-ID`.
-    static func response(streaming observation: PostObservation<Page>, to request: APIRequest) -> APIResponse {
+    ///   - page: The page an observed value sends.
+    static func response<Value>(
+        streaming observation: PostObservation<Value>,
+        to request: APIRequest,
+        page: @escaping @Sendable (Value) -> PostPage
+    ) -> APIResponse {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-cache"
@@ -51,11 +56,12 @@ struct EventStream {
             do {
                 while true {
                     switch try await pages.next(within: keepAlive) {
-                    case .value(let page):
+                    case .value(let value):
                         defer { isFirst = false }
+                        let page = page(value)
                         // A client that reconnects with the revision it has needs nothing until the next change.
-                        if isFirst, let revision = page.page.revision, revision == lastEventID { continue }
-                        try await send(event(page.page))
+                        if isFirst, let revision = page.revision, revision == lastEventID { continue }
+                        try await send(event(page))
                     case .quiet:
                         try await send(Array(": still here\n\n".utf8))
                     case .ended:

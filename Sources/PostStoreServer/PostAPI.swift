@@ -91,6 +91,8 @@ struct PostAPI: Sendable {
         case home
         case asset(PageAsset)
         case list(user: Int?)
+        /// A list page's state as events (``ListPageState``).
+        case liveList(user: Int?)
         case post(id: Int)
         case changes
     }
@@ -115,6 +117,8 @@ struct PostAPI: Sendable {
             return try await listPage(request, user: nil)
         case (.asset(let asset), .get), (.asset(let asset), .head):
             return Self.answer(asset)
+        case (.liveList(let user), .get), (.liveList(let user), .head):
+            return try liveListPage(request, user: user)
         case (.list(let user), .get), (.list(let user), .head):
             if Self.wantsPage(request) { return try await listPage(request, user: user) }
             return try await list(request, user: user)
@@ -147,6 +151,15 @@ struct PostAPI: Sendable {
         // Segments are percent-decoded as the query is (`/posts/%31` is `/posts/1`).
         let segments = try path.split(separator: "/").map { segment throws(APIError) in
             Substring(try QueryParameters.percentDecoded(segment, plusIsSpace: false))
+        }
+        if path.hasPrefix(Self.liveFolder) {
+            guard case .list(let user)? = try? resource(at: String(path.dropFirst(Self.liveFolder.count - 1))) else {
+                throw APIError(
+                    .notFound,
+                    "No such route: \(path). A list page's events are at \(Self.liveFolder)posts."
+                )
+            }
+            return .liveList(user: user)
         }
         if path.hasPrefix(PageAsset.folder) {
             guard let asset = PageAsset.at(path) else { throw APIError(.notFound, "No such file: \(path).") }
@@ -183,7 +196,7 @@ struct PostAPI: Sendable {
         guard writes else { return reads }
         switch resource {
         case .list(user: nil): return reads + [.post]
-        case .home, .asset, .list, .changes: return reads
+        case .home, .asset, .list, .liveList, .changes: return reads
         case .post: return reads + [.put, .patch, .delete]
         }
     }
@@ -253,7 +266,7 @@ struct PostAPI: Sendable {
             isUnchanged: isUnchanged,
             read: { [self] in EventStream.Page(page: try await read(list)) }
         )
-        return EventStream.response(streaming: observation, to: request)
+        return EventStream.response(streaming: observation, to: request) { $0.page }
     }
 
     /// The list's page: the store's answer, or with field filters, the store's answer without the window, filtered

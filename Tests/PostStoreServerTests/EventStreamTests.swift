@@ -107,6 +107,27 @@ import Testing
         #expect(!EventStream.isWanted(by: APIRequest(method: .head, path: "/posts", headers: headers)))
     }
 
+    @Test func aListPagesEventsFollowWhatThePageShowsBeyondItsPosts() async throws {
+        let store = InMemoryPostStore(posts: Self.posts)
+        try await RunningServer.with(store) { client in
+            let window = Array(Self.posts.prefix(3))
+            let reader = try EventStreamReader(port: client.port, target: "/_page/live/posts?_page=1&_limit=3")
+            #expect(try await reader.events(atLeast: 1) == [Self.event(window, id: await store.changeToken())])
+
+            // A post past the window changes the page's counts, not its posts; a sync's record changes its facts.
+            try await store.upsert([Post(userId: 9, id: 500, title: "past the window", body: "b")])
+            let added = try await reader.events(atLeast: 2)
+            #expect(added.last == Self.event(window, id: await store.changeToken()))
+            try await store.saveSyncState(SyncState(source: "elsewhere", syncedAt: Date(), fetched: 1))
+            #expect(try await reader.events(atLeast: 3).last?.data == added.last?.data)
+
+            let document = try await client.send("GET", "/_page/live/posts", headers: ["Accept": "text/html"])
+            #expect(document.status == 406 && document.text.contains("Server-Sent Events"))
+            let elsewhere = try await client.send("GET", "/_page/live/nowhere")
+            #expect(elsewhere.status == 404 && elsewhere.text.contains("/_page/live/posts"))
+        }
+    }
+
     private static func event(_ posts: [Post], id: ChangeToken) -> EventStreamReader.Event {
         EventStreamReader.Event(id: id.description, data: String(decoding: PostJSON.encode(posts), as: UTF8.self))
     }

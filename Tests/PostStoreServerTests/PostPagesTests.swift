@@ -66,7 +66,7 @@ import Testing
         #expect(html.contains("<dt>Last sync</dt><dd>never</dd>"))
         #expect(html.contains("Posts 1–50 of 120"))
         #expect(html.components(separatedBy: "<tr><td").count - 1 == 50)
-        #expect(html.contains("data-live=\"/posts?_page=1&amp;_limit=50\""))
+        #expect(html.contains("data-live=\"/_page/live/posts?_page=1&amp;_limit=50\""))
         #expect(html.contains("<a rel=\"next\" href=\"/posts?_page=2&amp;_limit=50\">"))
         #expect(!html.contains("rel=\"prev\""))
         #expect(html.contains("Page 1 of 3"))

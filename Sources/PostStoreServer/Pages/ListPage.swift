@@ -10,23 +10,23 @@ struct ListPage {
     let address: PageAddress
     /// The list's parameters as the API read them.
     let list: PostListRequest
-    /// The window's posts, how many the list selects, and the store's revision.
-    let page: PostPage
-    /// How many posts the store holds.
-    let storeCount: Int
-    /// The store's most recent sync, if any.
-    let lastSync: SyncState?
+    /// The window's posts and what the page shows of the store.
+    let state: ListPageState
     /// The user of `/users/:id/posts`, `nil` for `/posts`.
     let userOfPath: Int?
 
     /// The longest start of a body the table shows, in characters.
     static let excerptLength = 100
 
+    private var page: PostPage { state.page }
+    private var storeCount: Int { state.storeCount }
+    private var lastSync: SyncState? { state.lastSync }
+
     func render() -> HTMLWriter {
         var html = HTMLWriter()
         frame.begin(&html, title: userOfPath.map { "Posts of user \($0)" } ?? "Posts") { html in
             html.markup(" data-live=\"")
-            html.text(address.text)
+            html.text(String(PostAPI.liveFolder.dropLast()) + address.text)
             html.markup("\"")
             if let revision = page.revision {
                 html.markup(" data-revision=\"")

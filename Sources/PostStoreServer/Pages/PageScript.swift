@@ -1,7 +1,8 @@
 /// The script of the pages for people, served as ``PageAsset/script``; the pages read without it.
 ///
-/// - A list follows the store through the list route's Server-Sent Events (`data-live`, the list's own address):
-///   when the posts it shows change, it fetches its page again, puts the new rows in place and says what changed.
+/// - A list follows the store through its page's Server-Sent Events (`data-live`, ``ListPageState``): when the
+///   posts it shows or the store's count or last sync change, it fetches its page again, puts the new rows and
+///   facts in place and says what changed.
 /// - A post's page follows its post the same way, and, with writes on, edits and deletes it with the post's `ETag`
 ///   as `If-Match`, so that an edit made on a version someone else has changed since is refused as a conflict.
 ///

@@ -42,19 +42,43 @@ extension PostAPI {
             address = address.setting("_page", to: "1").setting("_limit", to: String(min(Self.pageSize, maximumLimit)))
         }
         let list = try PostListRequest(QueryParameters(address.query), userOfPath: user, maximumLimit: maximumLimit)
-        let page = try await read(list)
-        let storeCount = list.selectsTheWholeStore ? page.total : try await store.count()
-        let lastSync = try await store.syncStates().first
         let html = ListPage(
             frame: pageFrame,
             address: address,
             list: list,
-            page: page,
-            storeCount: storeCount,
-            lastSync: lastSync,
+            state: try await readState(of: list),
             userOfPath: user
         ).render()
         return Self.timed(PageFrame.response(html), since: started)
+    }
+
+    /// Where a list page's script follows the page: this folder, then the list's address (``ListPageState``).
+    static let liveFolder = "/_page/live/"
+
+    /// A list page's state as Server-Sent Events, for its script; `406` to a request that does not accept them.
+    func liveListPage(_ request: APIRequest, user: Int?) throws -> APIResponse {
+        guard EventStream.isWanted(by: request) else {
+            throw APIError(.notAcceptable, "\(request.path) sends a list page's changes as Server-Sent Events only.")
+        }
+        let list = try PostListRequest(QueryParameters(request.query), userOfPath: user, maximumLimit: maximumLimit)
+        // Any commit: a sync's record changes what the page shows even when no post changes.
+        let observation = PostObservation<ListPageState>(
+            store: store,
+            watcher: watcher,
+            concern: .anyCommit,
+            read: { [self] in try await readState(of: list) }
+        )
+        return EventStream.response(streaming: observation, to: request) { $0.page }
+    }
+
+    /// What a list page shows of the store.
+    private func readState(of list: PostListRequest) async throws -> ListPageState {
+        let page = try await read(list)
+        return ListPageState(
+            page: page,
+            storeCount: list.selectsTheWholeStore ? page.total : try await store.count(),
+            lastSync: try await store.syncStates().first
+        )
     }
 
     /// A post's page, with the `ETag` that `GET /posts/:id` sends for it.
