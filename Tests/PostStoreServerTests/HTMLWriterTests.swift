@@ -29,6 +29,24 @@ import Testing
         }
     }
 
+    @Test func proseIsTextWithABreakInEveryLongWord() async {
+        // Long words of any scalars, the odd space between them.
+        let anyWord = zip(Gen.int(in: 0...0x10FFFF), Gen.int(in: 0...40)).map { any, pick in
+            pick == 0 ? " " : pick < 20 ? "&" : Unicode.Scalar(UInt32(any)) ?? "\u{FFFD}"
+        }.array(of: 0...700).map { String(String.UnicodeScalarView($0)) }
+        await propertyCheck(count: 200, input: anyWord) { text in
+            var html = HTMLWriter()
+            html.prose(text)
+            let pieces = String(decoding: html.bytes, as: UTF8.self).components(separatedBy: "<wbr>")
+            #expect(!pieces.joined().contains { "<>\"'".contains($0) })
+            #expect(pieces.map(Self.unescaped).joined() == Self.visible(text))
+            let words = pieces.map(Self.unescaped).flatMap { piece in
+                piece.unicodeScalars.split(whereSeparator: { [" ", "\t", "\n", "\r"].contains($0) })
+            }
+            #expect(words.map(\.count).max() ?? 0 <= HTMLWriter.wordBreakRun, "no word of more scalars than the run")
+        }
+    }
+
     /// Reverses the five references, scalar by scalar (a reference followed by a combining mark is one Character
     /// with it, which a Character-wise replacement would not match).
     private static func unescaped(_ html: String) -> String {

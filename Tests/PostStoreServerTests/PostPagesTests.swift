@@ -89,10 +89,40 @@ import Testing
 
     @Test func aPagePastTheEndLeadsBackToTheLastPage() async throws {
         let html = text(await get(api(), "/posts?_page=99&_limit=10"))
-        #expect(html.contains("Page 99 of 12"))
+        #expect(html.contains("Past the last page (12)"))
         #expect(html.contains("<a rel=\"prev\" href=\"/posts?_page=12&amp;_limit=10\">"))
         #expect(!html.contains("rel=\"next\""))
-        #expect(html.contains("No post on this page"))
+        #expect(html.contains("No post here: the list has 120 posts, 12 pages."))
+    }
+
+    @Test(arguments: [
+        ("/posts?_page=2", "/posts?_page=2&_limit=50"),
+        ("/posts?_start=10", "/posts?_start=10&_limit=50"),
+        ("/posts?_limit=20&q=title", "/posts?_limit=20&q=title&_page=1"),
+        ("/users/2/posts?_page=", "/users/2/posts"),
+    ])
+    func aWindowGivenInPartIsCompletedInTheAddress(target: String, location: String) async throws {
+        let response = await get(api(), target)
+        #expect(response.status == .seeOther && response.headers[.location] == location)
+    }
+
+    @Test func anEmptyWindowSaysWhy() async throws {
+        #expect(text(await get(api(), "/posts?_limit=0&_page=1")).contains("The window holds no post (_limit=0)."))
+        #expect(text(await get(api(), "/posts?userId=99")).contains("No post matches."))
+        #expect(text(await get(api([]), "/")).contains("The store is empty."))
+    }
+
+    @Test func filtersTheFormDoesNotShowAreListedAndKeptByANewSearch() async throws {
+        let html = text(await get(api(), "/posts?title_like=1&userId=1&userId=2&_sort=title&_limit=20&_page=3"))
+        #expect(html.contains("value=\"\"></div>"), "the user box is empty: it cannot show two users")
+        #expect(html.contains("Also filtered by <code><bdi>title_like=1</bdi></code>, <code><bdi>userId=1</bdi></code>"))
+        #expect(html.contains("<a href=\"/posts?_sort=title&amp;_limit=20&amp;_page=1\">Clear these filters</a>"))
+        for (name, value) in [("title_like", "1"), ("userId", "1"), ("userId", "2"), ("_sort", "title"), ("_limit", "20")] {
+            #expect(html.contains("<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">"))
+        }
+        #expect(!html.contains("name=\"_page\" value=\"3\""), "a new search starts at the first page")
+        let one = text(await get(api(), "/posts?userId=2&_limit=20&_page=1"))
+        #expect(one.contains("value=\"2\"></div>") && !one.contains("Also filtered by"))
     }
 
     /// A form cannot hold a control character or a CR as it is: the page says that the fields left alone keep
@@ -115,7 +145,7 @@ import Testing
         let response = await get(api(), "/posts?q=&userId=&_limit=50&_page=1")
         #expect(response.status == .seeOther)
         #expect(response.headers[.location] == "/posts?_limit=50&_page=1")
-        let search = await get(api(), "/posts?q=title+11&_page=1")
+        let search = await get(api(), "/posts?q=title+11&_page=1&_limit=50")
         #expect(text(search).contains("value=\"title 11\""))
         #expect(text(search).contains("Posts 1–10 of 10") == false)
     }
@@ -162,7 +192,7 @@ import Testing
         ]
         let posts = hostile.enumerated().map { Post(userId: 1, id: $0 + 1, title: $1, body: $1) }
         let api = api(posts, writes: true)
-        var pages = [await get(api, "/"), await get(api, "/posts?q=%3Cscript%3E&_page=1")]
+        var pages = [await get(api, "/"), await get(api, "/posts?q=%3Cscript%3E&_page=1&_limit=50")]
         for id in posts.map(\.id) { pages.append(await get(api, "/posts/\(id)")) }
         for page in pages {
             let html = text(page)
@@ -191,6 +221,21 @@ import Testing
             )
         )
         #expect(list.utf8.count < 50_000)
+    }
+
+    @Test func aLongWordIsBrokenForTheBrowserAndALongTitleCutInTheList() async throws {
+        let word = String(repeating: "x", count: 1_000_000)
+        let posts = [Post(userId: 1, id: 1, title: String(repeating: "t", count: 5_000), body: word)]
+        let api = api(posts)
+        let page = text(await get(api, "/posts/1"))
+        let shown = page.components(separatedBy: "<div class=\"body\"><bdi>")[1].components(separatedBy: "</bdi>")[0]
+        let pieces = shown.components(separatedBy: "<wbr>")
+        #expect(pieces.joined() == word && pieces.allSatisfy { $0.count <= HTMLWriter.wordBreakRun })
+        #expect(!page.contains("wrap=\"off\""), "a server without writes has no form")
+        #expect(text(await get(self.api(posts, writes: true), "/posts/1")).contains("rows=\"8\" wrap=\"off\">"))
+        #expect(!text(await get(self.api(writes: true), "/posts/1")).contains("wrap=\"off\""))
+        let list = text(await get(api, "/"))
+        #expect(list.contains("><bdi>" + String(repeating: "t", count: 200) + "…</bdi>"))
     }
 
     @Test func theStyleSheetAndScriptAreServedFromTheBinaryForAYear() async throws {

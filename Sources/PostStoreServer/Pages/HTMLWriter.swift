@@ -40,6 +40,51 @@ struct HTMLWriter {
         }
     }
 
+    /// Appends text as ``text(_:)`` does, for an element's content only, with a `<wbr>` (a line break
+    /// opportunity, which copies as nothing) in every ``wordBreakRun`` bytes without white space.
+    ///
+    /// Chromium lays out a text node again each time the network brings more of it, so a megabyte's word took it
+    /// half a minute to show; cut into words of at most ``wordBreakRun`` bytes, the same body shows in a second.
+    mutating func prose(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = utf8.startIndex
+            var run = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                    run = 0
+                } else if run >= Self.wordBreakRun, byte & 0xC0 != 0x80 {
+                    // Only before the first byte of a scalar: the break never splits one.
+                    bytes.append(contentsOf: utf8[start..<index])
+                    markup("<wbr>")
+                    start = index
+                    run = 0
+                }
+                run += 1
+                guard Self.isEscaped(byte) else { continue }
+                bytes.append(contentsOf: utf8[start..<index])
+                escape(byte)
+                start = index + 1
+            }
+            bytes.append(contentsOf: utf8[start...])
+        }
+    }
+
+    /// The most bytes ``prose(_:)`` writes without white space or a `<wbr>`.
+    static let wordBreakRun = 256
+
+    /// Whether a text holds a word (a run without white space) of more than ``wordBreakRun`` bytes, which
+    /// ``prose(_:)`` would break.
+    static func holdsALongWord(_ text: String) -> Bool {
+        var run = 0
+        for byte in text.utf8 {
+            run = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D ? 0 : run + 1
+            if run > wordBreakRun { return true }
+        }
+        return false
+    }
+
     /// Whether ``text(_:)`` writes a byte otherwise than as it is.
     private static func isEscaped(_ byte: UInt8) -> Bool {
         switch byte {

@@ -79,18 +79,20 @@ struct ListPage {
         )
         html.text(list.query.search)
         html.markup("\"></div>\n")
-        if userOfPath == nil {
+        if showsUserBox {
             html.markup(
                 """
                 <div><label for="userId">User</label><input id="userId" name="userId" class="user" \
-                inputmode="numeric" pattern="[0-9]*" value="
+                inputmode="numeric" pattern="-?[0-9]*" title="A user id: a whole number." value="
                 """
             )
             html.text(address.value("userId") ?? "")
             html.markup("\"></div>\n")
         }
-        for name in ["_sort", "_order", "_limit"] {
-            guard let value = address.value(name) else { continue }
+        // The address's other parameters go with the form, so a new search keeps them; its window goes back to
+        // the first page.
+        for (name, value) in address.parameters where !Self.formNames.contains(name) || Self.carried.contains(name) {
+            if name == "userId" && showsUserBox { continue }
             html.markup("<input type=\"hidden\" name=\"")
             html.text(name)
             html.markup("\" value=\"")
@@ -100,13 +102,46 @@ struct ListPage {
         html.markup(
             "<input type=\"hidden\" name=\"_page\" value=\"1\">\n<button type=\"submit\">Show</button>\n</form>\n"
         )
+        otherFilters(&html)
+    }
+
+    /// The parameters of the form's fields, the window and the order, which the page shows otherwise than as filters.
+    private static let formNames: Set<String> = ["q", "_page", "_limit", "_start", "_end", "_sort", "_order"]
+
+    /// Those of them a new search keeps: the order and the page's size.
+    private static let carried: Set<String> = ["_sort", "_order", "_limit"]
+
+    /// Whether the user box shows the list's user filter: on `/posts` with at most one `userId`.
+    private var showsUserBox: Bool {
+        userOfPath == nil && address.parameters.filter { $0.name == "userId" }.count <= 1
+    }
+
+    /// The filters of the address that the form does not show (`title_like`, several users…), and a link
+    /// without them: a shared link's filters are never silent.
+    private func otherFilters(_ html: inout HTMLWriter) {
+        let shown = address.parameters.filter { parameter in
+            !Self.formNames.contains(parameter.name) && !(parameter.name == "userId" && showsUserBox)
+        }
+        guard !shown.isEmpty else { return }
+        html.markup("<p class=\"filtered\">Also filtered by ")
+        for (index, parameter) in shown.enumerated() {
+            if index > 0 { html.markup(", ") }
+            html.markup("<code><bdi>")
+            html.text(parameter.name + "=" + parameter.value)
+            html.markup("</bdi></code>")
+        }
+        var cleared = address
+        cleared.parameters.removeAll { parameter in shown.contains { $0 == parameter } }
+        html.markup(" · <a href=\"")
+        html.text(cleared.setting("_page", to: list.page == nil ? nil : "1").text)
+        html.markup("\">Clear these filters</a></p>\n")
     }
 
     /// The table of the window's posts.
     private func table(_ html: inout HTMLWriter) {
         guard !page.posts.isEmpty else {
             html.markup("<p class=\"empty\">")
-            html.text(page.total == 0 ? "No post matches." : "No post on this page: the list has fewer pages.")
+            html.text(emptyMessage)
             html.markup("</p>\n")
             return
         }
@@ -132,12 +167,27 @@ struct ListPage {
             html.markup("</a></td><td class=\"title\"><a href=\"/posts/")
             html.number(post.id)
             html.markup("\"><bdi>")
-            html.text(post.title.isEmpty ? "(no title)" : post.title)
+            html.prose(post.title.isEmpty ? "(no title)" : Self.shortened(post.title))
             html.markup("</bdi></a></td><td class=\"excerpt\"><bdi>")
             html.text(Self.excerpt(of: post.body))
             html.markup("</bdi></td></tr>\n")
         }
         html.markup("</tbody>\n</table>\n")
+    }
+
+    /// Why the window shows no post.
+    private var emptyMessage: String {
+        if storeCount == 0 { return "The store is empty." }
+        if page.total == 0 { return "No post matches." }
+        if list.query.limit == 0 { return "The window holds no post (_limit=0)." }
+        return "No post here: the list has \(Self.grouped(page.total)) posts, "
+            + (lastPage.map { "\(Self.grouped($0)) pages." } ?? "fewer than this window skips.")
+    }
+
+    /// The number of the list's last page, when it pages with `_page`.
+    private var lastPage: Int? {
+        guard list.page != nil, let size = list.query.limit, size > 0 else { return nil }
+        return max(1, (page.total + size - 1) / size)
     }
 
     /// A column's header: a link that sorts by it, ascending, or descending when it sorts so already.
@@ -164,8 +214,7 @@ struct ListPage {
 
     /// The links to the previous and next pages, when the list pages with `_page`.
     private func pager(_ html: inout HTMLWriter) {
-        guard let number = list.page, let size = list.query.limit, size > 0 else { return }
-        let pages = max(1, (page.total + size - 1) / size)
+        guard let number = list.page, let pages = lastPage else { return }
         html.markup("<nav class=\"pages\" aria-label=\"Pages\">")
         if number > 1 {
             html.markup("<a rel=\"prev\" href=\"")
@@ -173,7 +222,10 @@ struct ListPage {
             html.markup("\">← Previous</a>")
         }
         html.markup("<span>")
-        html.text("Page \(Self.grouped(number)) of \(Self.grouped(pages))")
+        html.text(
+            number > pages
+                ? "Past the last page (\(Self.grouped(pages)))" : "Page \(Self.grouped(number)) of \(Self.grouped(pages))"
+        )
         html.markup("</span>")
         if number < pages {
             html.markup("<a rel=\"next\" href=\"")
@@ -181,6 +233,14 @@ struct ListPage {
             html.markup("\">Next →</a>")
         }
         html.markup("</nav>\n")
+    }
+
+    /// The longest title the table shows, in characters; the post's page shows it whole.
+    static let titleLength = 200
+
+    /// A title cut at ``titleLength`` characters.
+    static func shortened(_ title: String) -> String {
+        title.count > titleLength ? title.prefix(titleLength) + "…" : title
     }
 
     /// The start of a body on one line: runs of white space as one space, cut at ``excerptLength`` characters.

@@ -31,6 +31,23 @@ enum PageScript {
           };
           remember();
           const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
+          // What has the keyboard's focus in a region about to be replaced, to give it to its copy in the new one.
+          const focusables = (region) => [...region.querySelectorAll("a[href], button, input, textarea, select")];
+          const focusIn = (region) => {
+            const active = document.activeElement;
+            if (!active || !region.contains(active)) return null;
+            const all = focusables(region);
+            const href = active.getAttribute("href");
+            const twins = all.filter((element) => element.tagName === active.tagName && element.getAttribute("href") === href);
+            return { tag: active.tagName, href, twin: twins.indexOf(active), position: all.indexOf(active) };
+          };
+          const refocus = (region, focus) => {
+            if (!focus) return;
+            const all = focusables(region);
+            const twins = all.filter((element) => element.tagName === focus.tag && element.getAttribute("href") === focus.href);
+            const target = twins[focus.twin] || twins[0] || all[Math.min(focus.position, all.length - 1)];
+            if (target) target.focus({ preventScroll: true });
+          };
           const refresh = async () => {
             const answer = await fetch(location.href, { headers: { Accept: "text/html" }, cache: "no-store" });
             if (answer.status === 404) gone = true;
@@ -39,7 +56,10 @@ enum PageScript {
             const fresh = page.getElementById("live");
             const live = document.getElementById("live");
             if (!fresh || !live) return false;
-            live.replaceWith(document.importNode(fresh, true));
+            const focus = focusIn(live);
+            const copy = document.importNode(fresh, true);
+            live.replaceWith(copy);
+            refocus(copy, focus);
             const freshMain = page.querySelector("main");
             if (freshMain && freshMain.dataset.etag) main.dataset.etag = freshMain.dataset.etag;
             // The form edits the version its ETag names: its fields follow that version until the user types.
@@ -80,22 +100,38 @@ enum PageScript {
             };
           };
           const time = () => new Date().toISOString().slice(11, 19) + " UTC";
+          try {
+            const left = sessionStorage.getItem("poststore-notice");
+            if (left) { sessionStorage.removeItem("poststore-notice"); say(left, "ok"); }
+          } catch {}
           if (main.dataset.live) {
             follow(main.dataset.live, async (change) => {
               if (!(await refresh())) return;
+              // The rows are the page's: a post that came onto it may have moved from the next page, not been added.
               const parts = [];
               if (change.changed) parts.push(plural(change.changed, "post") + " changed");
-              if (change.added) parts.push(plural(change.added, "post") + " added");
-              if (change.removed) parts.push(plural(change.removed, "post") + " gone");
-              say("The store changed at " + time() + (parts.length ? ": " + parts.join(", ") : "") + ".");
+              if (change.added) parts.push(plural(change.added, "post") + " came onto this page");
+              if (change.removed) parts.push(plural(change.removed, "post") + " left it");
+              say("The store changed at " + time()
+                + (parts.length ? ": " + parts.join(", ") : change.first ? "" : "; the posts on this page did not") + ".");
             });
           }
           const form = document.querySelector("form.edit");
+          // A deleted post's page keeps its text to read and copy; its buttons no longer act.
+          const goneForGood = () => {
+            for (const button of document.querySelectorAll("form.edit button")) button.disabled = true;
+          };
           if (main.dataset.post) {
             follow("/posts?id=" + encodeURIComponent(main.dataset.post), async () => {
               if (dirty) {
                 // A refused save already said so, and how to go on.
-                if (!conflict) {
+                if (conflict) return;
+                const now = await fetch(location.href, { method: "HEAD", cache: "no-store" });
+                if (now.status === 404) {
+                  goneForGood();
+                  say("Someone deleted this post while you were editing it: it cannot be saved. "
+                    + "Copy your text if you need it.", "error");
+                } else {
                   say("Someone changed this post while you were editing it: saving will be refused. "
                     + "Copy your text, then reload.", "error");
                 }
@@ -104,7 +140,10 @@ enum PageScript {
               // This page's own save moved its ETag already: the post is as the page shows it.
               const shown = main.dataset.etag;
               if ((await refresh()) && main.dataset.etag !== shown) say("This post changed at " + time() + ".");
-              else if (gone) say("This post was deleted at " + time() + ".", "error");
+              else if (gone) {
+                goneForGood();
+                say("This post was deleted at " + time() + ".", "error");
+              }
             });
           }
           if (!form) return;
@@ -121,6 +160,7 @@ enum PageScript {
               conflict = true;
               const now = await fetch(location.href, { method: "HEAD", cache: "no-store" });
               if (now.status === 404) {
+                goneForGood();
                 say("Someone deleted this post since you opened it, so nothing was saved.", "error");
               } else {
                 say("Someone else changed this post since you opened it, so nothing was saved. "
@@ -148,7 +188,10 @@ enum PageScript {
             const user = field("userId");
             if (user.value !== shownValues.get("userId")) {
               const userId = Number(user.value);
-              if (!Number.isInteger(userId)) { say("The user must be a whole number.", "error"); return; }
+              if (user.value.trim() === "" || !Number.isInteger(userId)) {
+                say("The user must be a whole number.", "error");
+                return;
+              }
               changes.userId = userId;
             }
             if (Object.keys(changes).length === 0) { say("Nothing to save: no field was changed."); return; }
@@ -163,7 +206,10 @@ enum PageScript {
           if (remove) {
             remove.addEventListener("click", async () => {
               if (!confirm("Delete post " + main.dataset.post + "?")) return;
-              if (await send("DELETE")) location.assign("/posts");
+              if (!(await send("DELETE"))) return;
+              // The list says so once it has loaded.
+              try { sessionStorage.setItem("poststore-notice", "Post " + main.dataset.post + " was deleted."); } catch {}
+              location.assign("/posts");
             });
           }
         })();

@@ -70,6 +70,8 @@ enum PageStyle {
         article .body { white-space: pre-wrap; overflow-wrap: anywhere; max-width: 48rem; }
         form.edit { display: grid; gap: 0.75rem; max-width: 48rem; margin: 2rem 0 0; }
         form.edit .actions { display: flex; gap: 1rem; }
+        form.edit input:not(.user) { width: 100%; }
+        .filtered { color: var(--muted); margin: -0.5rem 0 1rem; overflow-wrap: anywhere; }
         @media (max-width: 40rem) {
           caption, thead { display: block; }
           thead tr { display: flex; flex-wrap: wrap; gap: 0 1rem; }

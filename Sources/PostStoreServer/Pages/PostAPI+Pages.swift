@@ -24,22 +24,36 @@ extension PostAPI {
     }
 
     /// A list's page. Empty fields of the search form mean no filter: their address without them is a redirect
-    /// (`303`), so that the address bar holds the list's link. Without a window, the page shows the first
-    /// ``pageSize`` posts, and its links and live updates name that window.
+    /// (`303`), so that the address bar holds the list's link; so is a window given in part (`_page`, `_start` or
+    /// `_limit` alone), completed with ``pageSize`` and the first page. Without a window, the page shows the first ``pageSize`` posts, and its links and
+    /// live updates name that window.
     func listPage(_ request: APIRequest, user: Int?) async throws -> APIResponse {
         let started = ContinuousClock.now
         var address = PageAddress(
             path: user.map { "/users/\($0)/posts" } ?? "/posts",
             parameters: try QueryParameters(request.query).pairs.filter { $0.name != "_" }
         )
-        if address.parameters.contains(where: { $0.value.isEmpty }) {
-            address.parameters.removeAll { $0.value.isEmpty }
+        let size = String(min(Self.pageSize, maximumLimit))
+        var wanted = address
+        wanted.parameters.removeAll { $0.value.isEmpty }
+        // A window given in part would be the API's: ten posts (`_page`), every post (`_start`), or no pages
+        // (`_limit`): the page completes it with its own size and first page.
+        let given = Set(wanted.parameters.map(\.name))
+        if given.contains("_page") || given.contains("_start") && !given.contains("_end"), !given.contains("_limit") {
+            wanted = wanted.setting("_limit", to: size)
+        }
+        if given.contains("_limit"), given.isDisjoint(with: ["_page", "_start", "_end"]) {
+            wanted = wanted.setting("_page", to: "1")
+        }
+        if wanted != address {
+            // A bad parameter is refused where it is, not sent on.
+            _ = try PostListRequest(QueryParameters(wanted.query), userOfPath: user, maximumLimit: maximumLimit)
             var headers = HTTPFields()
-            headers[.location] = address.text
+            headers[.location] = wanted.text
             return APIResponse(status: .seeOther, headers: headers)
         }
-        if !address.parameters.contains(where: { ["_page", "_limit", "_start", "_end"].contains($0.name) }) {
-            address = address.setting("_page", to: "1").setting("_limit", to: String(min(Self.pageSize, maximumLimit)))
+        if given.isDisjoint(with: ["_page", "_limit", "_start", "_end"]) {
+            address = address.setting("_page", to: "1").setting("_limit", to: size)
         }
         let list = try PostListRequest(QueryParameters(address.query), userOfPath: user, maximumLimit: maximumLimit)
         let html = ListPage(

@@ -34,11 +34,11 @@ struct PostDetailPage {
         html.text("User \(post.userId)’s posts")
         html.markup("</a></nav>\n<p id=\"notice\" class=\"notice\" role=\"status\" aria-live=\"polite\"></p>\n")
         html.markup("<article id=\"live\">\n<h1><bdi>")
-        html.text(post.title.isEmpty ? "(no title)" : post.title)
+        html.prose(post.title.isEmpty ? "(no title)" : post.title)
         html.markup("</bdi></h1>\n<p class=\"meta\">")
         html.text("Post \(post.id) by user \(post.userId)")
         html.markup("</p>\n<div class=\"body\"><bdi>")
-        html.text(post.body)
+        html.prose(post.body)
         html.markup("</bdi></div>\n</article>\n")
         if allowsWrites { editForm(&html) }
         frame.end(&html)
@@ -64,7 +64,11 @@ struct PostDetailPage {
             """
         )
         html.text(post.title)
-        html.markup("\"></div>\n<div><label for=\"body\">Body</label><textarea id=\"body\" name=\"body\" rows=\"8\">")
+        html.markup("\"></div>\n<div><label for=\"body\">Body</label><textarea id=\"body\" name=\"body\" rows=\"8\"")
+        // Chromium takes seconds to wrap a textarea's megabyte word (prose(_:) cannot break a form's text): such a
+        // body scrolls sideways.
+        if HTMLWriter.holdsALongWord(post.body) { html.markup(" wrap=\"off\"") }
+        html.markup(">")
         // A textarea drops one line feed right after its start tag: one of the body's own would be lost.
         if post.body.hasPrefix("\n") || post.body.hasPrefix("\r") { html.markup("\n") }
         html.text(post.body)
