@@ -12,7 +12,7 @@ struct PostStoreCommand: AsyncParsableCommand {
         discussion: """
             Stores: --store \(StoreSpec.spellings) (or a path ending in \(StoreSpec.fileExtensions)); \
             default $POSTSTORE_STORE, else $XDG_DATA_HOME/poststore/posts.sqlite; memory: lasts one command, so \
-            only serve and sync --dry-run take it.
+            only serve --allow-writes and sync --dry-run take it.
             Exit codes: 0 ok, 64 usage, 65 bad data from the source, 66 no such store or input, 69 source or \
             database server unavailable, 74 store cannot be read or written, 77 login or privilege refused by the \
             database server, 1 anything else.

@@ -98,6 +98,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(name) must be a number of seconds from 0.001 to 86400 (got \(seconds)).")
         }
         _ = try corsSetting()
+        if !allowWrites {
+            try options.refuseInMemory(
+                "so a server that takes no writes would serve nothing; add --allow-writes, or name a file or "
+                    + "database store"
+            )
+        }
     }
 
     func run() async throws {

@@ -13,7 +13,7 @@ struct StoreOptions: ParsableArguments {
         help: ArgumentHelp(
             "\(StoreSpec.spellings), or a path ending in \(StoreSpec.fileExtensions).",
             discussion: "Default: $POSTSTORE_STORE, else $XDG_DATA_HOME/poststore/posts.sqlite "
-                + "(~/.local/share/poststore/posts.sqlite). memory: lasts one command: only serve and "
+                + "(~/.local/share/poststore/posts.sqlite). memory: lasts one command: only serve --allow-writes and "
                 + "sync --dry-run take it.",
             valueName: "spec"
         )

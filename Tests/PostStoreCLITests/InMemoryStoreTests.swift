@@ -39,6 +39,12 @@ import Testing
             "poststore: An in-memory store (--from-store memory:) starts empty and ends with the command, so there "
                 + "is nothing to copy; name a file or database store (see 'poststore copy --help')"
         ),
+        (
+            ["serve", "--store", "memory:", "--port", "0"], [:],
+            "poststore: An in-memory store (--store memory:) starts empty and ends with the command, so a server "
+                + "that takes no writes would serve nothing; add --allow-writes, or name a file or database store "
+                + "(see 'poststore serve --help')"
+        ),
     ]
 
     @Test(arguments: usageErrors)

@@ -224,7 +224,8 @@ struct ListPage {
         html.markup("<span>")
         html.text(
             number > pages
-                ? "Past the last page (\(Self.grouped(pages)))" : "Page \(Self.grouped(number)) of \(Self.grouped(pages))"
+                ? "Past the last page (\(Self.grouped(pages)))"
+                : "Page \(Self.grouped(number)) of \(Self.grouped(pages))"
         )
         html.markup("</span>")
         if number < pages {
