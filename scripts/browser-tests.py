@@ -197,6 +197,9 @@ class BrowserTests:
         self.figures["sync past the page to its count (s)"] = round(seconds, 3)
         self.check(seconds <= 1.0, f"the store's count became {count} {seconds:.2f} s after the sync, not within 1 s")
         self.check("1 new" in page.locator(".facts").inner_text(), "the last sync's counts are the new sync's")
+        # A sync that changes no post changes only the last sync's record: the notice says so.
+        self.sync(self.posts, "same.json")
+        page.locator("#notice").get_by_text("A sync was recorded").wait_for(timeout=5000)
         page.context.close()
 
     def an_edit_on_a_stale_etag_is_a_conflict(self):
@@ -248,6 +251,19 @@ class BrowserTests:
                    f"only the user changed, the title and body kept exactly: {stored!r}")
         page.context.close()
 
+    def a_save_is_not_news_to_its_own_page(self):
+        # A megabyte's post: its answer is compressed, with another ETag than the page's, and its events come late.
+        page = self.new_page()
+        page.goto(self.base + "/posts/151")
+        page.locator("main[data-following]").wait_for(state="attached", timeout=10000)
+        page.get_by_label("Title").fill("one long word, saved")
+        page.get_by_role("button", name="Save").click()
+        notice = page.locator("#notice")
+        notice.get_by_text("Saved").wait_for(timeout=10000)
+        page.wait_for_timeout(1000)  # the events the save caused have come by now
+        self.check(notice.inner_text().startswith("Saved"), f"after its own save the page says {notice.inner_text()!r}")
+        page.context.close()
+
     def a_post_deleted_while_open_says_so(self):
         page = self.new_page()
         page.goto(self.base + "/posts/9")
@@ -269,7 +285,7 @@ class BrowserTests:
         page.locator("main[data-following]").wait_for(state="attached", timeout=10000)
         page.evaluate("window.confirm = () => true")  # the page asks before it deletes; here the answer is yes
         page.get_by_role("button", name="Delete").click()
-        page.wait_for_url(self.base + "/posts")
+        page.wait_for_url(self.base + "/posts?_page=1&_limit=50")  # /posts, its window in the address
         page.locator("#notice").get_by_text("Post 11 was deleted.").wait_for(timeout=5000)
         page.context.close()
 
@@ -400,6 +416,7 @@ class BrowserTests:
             self.a_sync_by_another_process_appears_within_a_second,
             self.an_edit_on_a_stale_etag_is_a_conflict,
             self.editing_one_field_keeps_the_others_exactly,
+            self.a_save_is_not_news_to_its_own_page,
             self.a_post_deleted_while_open_says_so,
         ]
         for check in checks:

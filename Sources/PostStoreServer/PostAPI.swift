@@ -114,7 +114,7 @@ struct PostAPI: Sendable {
             headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
             return APIResponse(status: .noContent, headers: headers)
         case (.home, .get), (.home, .head):
-            return try await listPage(request, user: nil)
+            return try await listPage(request, user: nil, isHome: true)
         case (.asset(let asset), .get), (.asset(let asset), .head):
             return Self.answer(asset)
         case (.liveList(let user), .get), (.liveList(let user), .head):

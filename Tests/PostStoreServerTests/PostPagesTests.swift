@@ -74,7 +74,7 @@ import Testing
 
     @Test func theListRoutesAnswerAPageToABrowserAndJSONToAProgram() async throws {
         let api = api()
-        let page = await get(api, "/posts?userId=2&_sort=title&_order=desc")
+        let page = await get(api, "/posts?userId=2&_sort=title&_order=desc&_page=1&_limit=50")
         #expect(page.headers[.contentType] == "text/html; charset=utf-8")
         #expect(text(page).contains("Posts 1–10 of 10"))
         #expect(text(page).contains("aria-sort=\"descending\""))
@@ -82,7 +82,7 @@ import Testing
         #expect(rows.first?.contains("title 20") == true && rows.last?.contains("title 11") == true)
         let json = await get(api, "/posts?userId=2&_sort=title&_order=desc", accept: "*/*")
         #expect(json.headers[.contentType] == "application/json; charset=utf-8")
-        let nested = await get(api, "/users/3/posts")
+        let nested = await get(api, "/users/3/posts?_page=1&_limit=50")
         #expect(text(nested).contains("<h1>Posts of user 3</h1>") && text(nested).contains("Posts 1–10 of 10"))
         #expect(text(nested).contains("<dt>Posts in the store</dt><dd>120</dd>"))
     }
@@ -99,16 +99,25 @@ import Testing
         ("/posts?_page=2", "/posts?_page=2&_limit=50"),
         ("/posts?_start=10", "/posts?_start=10&_limit=50"),
         ("/posts?_limit=20&q=title", "/posts?_limit=20&q=title&_page=1"),
-        ("/users/2/posts?_page=", "/users/2/posts"),
+        ("/users/2/posts?_page=", "/users/2/posts?_page=1&_limit=50"),
+        ("/posts?userId=2", "/posts?userId=2&_page=1&_limit=50"),
     ])
     func aWindowGivenInPartIsCompletedInTheAddress(target: String, location: String) async throws {
         let response = await get(api(), target)
         #expect(response.status == .seeOther && response.headers[.location] == location)
     }
 
+    @Test func aWindowByStartSortsAndPagesByStart() async throws {
+        let html = text(await get(api(), "/posts?_start=10&_end=20"))
+        #expect(html.contains("<a href=\"/posts?_limit=10&amp;_page=1&amp;_sort=title&amp;_order=asc\">Title</a>"))
+        #expect(html.contains("<a rel=\"prev\" href=\"/posts?_start=0&amp;_end=10\">"))
+        #expect(html.contains("<a rel=\"next\" href=\"/posts?_start=20&amp;_end=30\">"))
+        #expect(html.contains("<input type=\"hidden\" name=\"_limit\" value=\"10\">"))
+    }
+
     @Test func anEmptyWindowSaysWhy() async throws {
         #expect(text(await get(api(), "/posts?_limit=0&_page=1")).contains("The window holds no post (_limit=0)."))
-        #expect(text(await get(api(), "/posts?userId=99")).contains("No post matches."))
+        #expect(text(await get(api(), "/posts?userId=99&_page=1&_limit=50")).contains("No post matches."))
         #expect(text(await get(api([]), "/")).contains("The store is empty."))
     }
 

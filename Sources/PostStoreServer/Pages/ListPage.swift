@@ -91,7 +91,7 @@ struct ListPage {
         }
         // The address's other parameters go with the form, so a new search keeps them; its window goes back to
         // the first page.
-        for (name, value) in address.parameters where !Self.formNames.contains(name) || Self.carried.contains(name) {
+        for (name, value) in firstPage.parameters where !Self.formNames.contains(name) || Self.carried.contains(name) {
             if name == "userId" && showsUserBox { continue }
             html.markup("<input type=\"hidden\" name=\"")
             html.text(name)
@@ -110,6 +110,14 @@ struct ListPage {
 
     /// Those of them a new search keeps: the order and the page's size.
     private static let carried: Set<String> = ["_sort", "_order", "_limit"]
+
+    /// The address at the list's first page, of the same size: a window by `_start` and `_end` becomes one by
+    /// `_page` and `_limit`, which new sorts and searches start from.
+    private var firstPage: PageAddress {
+        guard list.page == nil else { return address.setting("_page", to: "1") }
+        return address.setting("_start", to: nil).setting("_end", to: nil)
+            .setting("_limit", to: String(list.query.limit ?? PostAPI.pageSize)).setting("_page", to: "1")
+    }
 
     /// Whether the user box shows the list's user filter: on `/posts` with at most one `userId`.
     private var showsUserBox: Bool {
@@ -130,10 +138,10 @@ struct ListPage {
             html.text(parameter.name + "=" + parameter.value)
             html.markup("</bdi></code>")
         }
-        var cleared = address
+        var cleared = firstPage
         cleared.parameters.removeAll { parameter in shown.contains { $0 == parameter } }
         html.markup(" · <a href=\"")
-        html.text(cleared.setting("_page", to: list.page == nil ? nil : "1").text)
+        html.text(cleared.text)
         html.markup("\">Clear these filters</a></p>\n")
     }
 
@@ -204,7 +212,7 @@ struct ListPage {
         if sort == descending { html.markup(" aria-sort=\"descending\"") }
         html.markup("><a href=\"")
         let order = sort == ascending ? "desc" : "asc"
-        html.text(address.setting("_sort", to: field).setting("_order", to: order).setting("_page", to: "1").text)
+        html.text(firstPage.setting("_sort", to: field).setting("_order", to: order).text)
         html.markup("\">")
         html.markup(title)
         if sort == ascending { html.markup(" ▲") }
@@ -212,9 +220,9 @@ struct ListPage {
         html.markup("</a></th>")
     }
 
-    /// The links to the previous and next pages, when the list pages with `_page`.
+    /// The links to the previous and next pages: by `_page`, or by `_start` (and `_end`) for such a window.
     private func pager(_ html: inout HTMLWriter) {
-        guard let number = list.page, let pages = lastPage else { return }
+        guard let number = list.page, let pages = lastPage else { return startPager(&html) }
         html.markup("<nav class=\"pages\" aria-label=\"Pages\">")
         if number > 1 {
             html.markup("<a rel=\"prev\" href=\"")
@@ -231,6 +239,29 @@ struct ListPage {
         if number < pages {
             html.markup("<a rel=\"next\" href=\"")
             html.text(address.setting("_page", to: String(number + 1)).text)
+            html.markup("\">Next →</a>")
+        }
+        html.markup("</nav>\n")
+    }
+
+    /// The links to the windows before and after one given by `_start`.
+    private func startPager(_ html: inout HTMLWriter) {
+        guard let size = list.query.limit, size > 0 else { return }
+        let start = list.query.offset
+        let moved = { (start: Int) in
+            address.setting("_start", to: String(start))
+                .setting("_end", to: address.value("_end") == nil ? nil : String(start + size)).text
+        }
+        guard start > 0 || start + size < page.total else { return }
+        html.markup("<nav class=\"pages\" aria-label=\"Pages\">")
+        if start > 0 {
+            html.markup("<a rel=\"prev\" href=\"")
+            html.text(moved(max(0, min(start, page.total) - size)))
+            html.markup("\">← Previous</a>")
+        }
+        if start + size < page.total {
+            html.markup("<a rel=\"next\" href=\"")
+            html.text(moved(start + size))
             html.markup("\">Next →</a>")
         }
         html.markup("</nav>\n")

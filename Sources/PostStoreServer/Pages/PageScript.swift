@@ -20,6 +20,8 @@ enum PageScript {
             notice.textContent = text;
           };
           let dirty = false;
+          // While this page's own save is on its way, the events it causes are its own: not news.
+          let saving = false;
           let conflict = false;
           let gone = false;
           // The edit form's values as the page filled them: a field whose value is still this one was not edited.
@@ -106,14 +108,18 @@ enum PageScript {
           } catch {}
           if (main.dataset.live) {
             follow(main.dataset.live, async (change) => {
+              const count = () => document.querySelector(".facts dd")?.textContent;
+              const countBefore = count();
               if (!(await refresh())) return;
               // The rows are the page's: a post that came onto it may have moved from the next page, not been added.
               const parts = [];
               if (change.changed) parts.push(plural(change.changed, "post") + " changed");
               if (change.added) parts.push(plural(change.added, "post") + " came onto this page");
               if (change.removed) parts.push(plural(change.removed, "post") + " left it");
-              say("The store changed at " + time()
-                + (parts.length ? ": " + parts.join(", ") : change.first ? "" : "; the posts on this page did not") + ".");
+              if (parts.length) say("The store changed at " + time() + ": " + parts.join(", ") + ".");
+              else if (change.first || count() !== countBefore) say("The store changed at " + time() + ".");
+              // The page's posts and the store's count are as they were: what changed is the last sync's record.
+              else say("A sync was recorded at " + time() + "; nothing on this page changed.");
             });
           }
           const form = document.querySelector("form.edit");
@@ -123,6 +129,7 @@ enum PageScript {
           };
           if (main.dataset.post) {
             follow("/posts?id=" + encodeURIComponent(main.dataset.post), async () => {
+              if (saving) return;
               if (dirty) {
                 // A refused save already said so, and how to go on.
                 if (conflict) return;
@@ -195,18 +202,23 @@ enum PageScript {
               changes.userId = userId;
             }
             if (Object.keys(changes).length === 0) { say("Nothing to save: no field was changed."); return; }
-            const answer = await send("PATCH", changes);
-            if (!answer) return;
-            main.dataset.etag = answer.headers.get("ETag") || main.dataset.etag;
-            dirty = false;
-            await refresh();
+            saving = true;
+            try {
+              if (!(await send("PATCH", changes))) return;
+              dirty = false;
+              // The page's post and ETag (the form the page sends, whatever the answer's encoding) as saved.
+              await refresh();
+            } finally {
+              saving = false;
+            }
             say("Saved at " + time() + ".", "ok");
           });
           const remove = document.getElementById("delete");
           if (remove) {
             remove.addEventListener("click", async () => {
               if (!confirm("Delete post " + main.dataset.post + "?")) return;
-              if (!(await send("DELETE"))) return;
+              saving = true;
+              if (!(await send("DELETE"))) { saving = false; return; }
               // The list says so once it has loaded.
               try { sessionStorage.setItem("poststore-notice", "Post " + main.dataset.post + " was deleted."); } catch {}
               location.assign("/posts");

@@ -24,10 +24,10 @@ extension PostAPI {
     }
 
     /// A list's page. Empty fields of the search form mean no filter: their address without them is a redirect
-    /// (`303`), so that the address bar holds the list's link; so is a window given in part (`_page`, `_start` or
-    /// `_limit` alone), completed with ``pageSize`` and the first page. Without a window, the page shows the first ``pageSize`` posts, and its links and
-    /// live updates name that window.
-    func listPage(_ request: APIRequest, user: Int?) async throws -> APIResponse {
+    /// (`303`), so that the address bar holds the list's link, which gives a program the same posts; so is a window
+    /// given in part (`_page`, `_start` or `_limit` alone) or none, completed with ``pageSize`` and the first page.
+    /// The home page (`isHome`) shows the first ``pageSize`` posts at `/`, and its links name that window.
+    func listPage(_ request: APIRequest, user: Int?, isHome: Bool = false) async throws -> APIResponse {
         let started = ContinuousClock.now
         var address = PageAddress(
             path: user.map { "/users/\($0)/posts" } ?? "/posts",
@@ -44,6 +44,10 @@ extension PostAPI {
         }
         if given.contains("_limit"), given.isDisjoint(with: ["_page", "_start", "_end"]) {
             wanted = wanted.setting("_page", to: "1")
+        }
+        // A list route without a window is every post to a program: the page's window goes into its address.
+        if !isHome, given.isDisjoint(with: ["_page", "_limit", "_start", "_end"]) {
+            wanted = wanted.setting("_page", to: "1").setting("_limit", to: size)
         }
         if wanted != address {
             // A bad parameter is refused where it is, not sent on.
