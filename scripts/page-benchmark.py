@@ -26,7 +26,7 @@ PAGES = [
     ("home page (the first 50 posts)", "/"),
     ("page 10,000 of 50 posts", "/posts?_page=10000&_limit=50"),
     ("sorted by title, page 2", "/posts?_sort=title&_page=2&_limit=50"),
-    ("a user's posts", "/users/77/posts"),
+    ("a user's posts", "/users/77/posts?_page=1&_limit=50"),
     ("a search, first page", "/posts?q=dolor&_page=1&_limit=50"),
 ]
 
