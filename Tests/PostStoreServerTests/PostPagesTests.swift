@@ -319,12 +319,4 @@ import Testing
     func anExcerptIsTheBodysStartOnOneLine(body: String, excerpt: String) {
         #expect(ListPage.excerpt(of: body) == excerpt)
     }
-
-    @Test func numbersAreGroupedByThousands() {
-        #expect(
-            [0, 7, 999, 1_000, 1_000_000, -12_345].map(ListPage.grouped) == [
-                "0", "7", "999", "1,000", "1,000,000", "-12,345",
-            ]
-        )
-    }
 }

@@ -2,15 +2,9 @@ import PostStore
 
 /// Numbers as a progress line shows them, the same in every locale: `1,000,000`, `95.1k`, `12.5 MiB`, `3 s`.
 enum NumberText {
-    /// An integer with a comma between each group of three digits.
+    /// An integer with a comma between each group of three digits (``Swift/Int/groupedDigits``).
     static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result += "," }
-            result.append(digit)
-        }
-        return value < 0 ? "-" + result : result
+        value.groupedDigits
     }
 
     /// A rate: whole below 1,000, then thousands or millions with one decimal (`812`, `95.1k`, `1.2M`).

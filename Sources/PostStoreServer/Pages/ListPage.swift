@@ -50,7 +50,7 @@ struct ListPage {
     /// The store's count and last sync.
     private func facts(_ html: inout HTMLWriter) {
         html.markup("<dl class=\"facts\">\n<div><dt>Posts in the store</dt><dd>")
-        html.text(Self.grouped(storeCount))
+        html.text(storeCount.groupedDigits)
         html.markup("</dd></div>\n<div><dt>Last sync</dt><dd>")
         if let lastSync {
             html.markup("<bdi>")
@@ -61,8 +61,8 @@ struct ListPage {
             html.text(Self.readableTime(lastSync.syncedAt))
             html.markup("</time>: ")
             html.text(
-                "\(Self.grouped(lastSync.fetched)) fetched, \(Self.grouped(lastSync.inserted)) new, "
-                    + "\(Self.grouped(lastSync.updated)) changed, \(Self.grouped(lastSync.deleted)) deleted"
+                "\(lastSync.fetched.groupedDigits) fetched, \(lastSync.inserted.groupedDigits) new, "
+                    + "\(lastSync.updated.groupedDigits) changed, \(lastSync.deleted.groupedDigits) deleted"
             )
         } else {
             html.markup("never")
@@ -156,7 +156,7 @@ struct ListPage {
         html.markup("<table>\n<caption>")
         let first = list.query.offset + 1
         html.text(
-            "Posts \(Self.grouped(first))–\(Self.grouped(first + page.posts.count - 1)) of \(Self.grouped(page.total))"
+            "Posts \(first.groupedDigits)–\((first + page.posts.count - 1).groupedDigits) of \(page.total.groupedDigits)"
         )
         html.markup("</caption>\n<thead><tr>")
         sortableHeader(&html, "Id", field: "id", ascending: .idAscending, descending: .idDescending)
@@ -188,8 +188,8 @@ struct ListPage {
         if storeCount == 0 { return "The store is empty." }
         if page.total == 0 { return "No post matches." }
         if list.query.limit == 0 { return "The window holds no post (_limit=0)." }
-        return "No post here: the list has \(Self.grouped(page.total)) posts, "
-            + (lastPage.map { "\(Self.grouped($0)) pages." } ?? "fewer than this window skips.")
+        return "No post here: the list has \(page.total.groupedDigits) posts, "
+            + (lastPage.map { "\($0.groupedDigits) pages." } ?? "fewer than this window skips.")
     }
 
     /// The number of the list's last page, when it pages with `_page`.
@@ -232,8 +232,8 @@ struct ListPage {
         html.markup("<span>")
         html.text(
             number > pages
-                ? "Past the last page (\(Self.grouped(pages)))"
-                : "Page \(Self.grouped(number)) of \(Self.grouped(pages))"
+                ? "Past the last page (\(pages.groupedDigits))"
+                : "Page \(number.groupedDigits) of \(pages.groupedDigits)"
         )
         html.markup("</span>")
         if number < pages {
@@ -295,17 +295,6 @@ struct ListPage {
             count += 1
         }
         return excerpt
-    }
-
-    /// A number with its thousands grouped by commas: `1,000,000`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = value < 0 ? "-" : ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return result
     }
 
     /// A time as a `datetime` attribute takes it: `2026-11-29T15:47:00Z`.
