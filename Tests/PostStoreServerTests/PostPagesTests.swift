@@ -72,6 +72,26 @@ import Testing
         #expect(html.contains("Page 1 of 3"))
     }
 
+    @Test func theLastSyncIsShownWithItsSourceTimeAndCounts() async throws {
+        let api = api()
+        let synced = Date(timeIntervalSince1970: 1_795_000_000)
+        let state = SyncState(
+            source: "<b>feed</b>",
+            syncedAt: synced,
+            fetched: 1_200,
+            inserted: 3,
+            updated: 2,
+            deleted: 1
+        )
+        try await api.store.saveSyncState(state)
+        #expect(
+            text(await get(api, "/")).contains(
+                "<dt>Last sync</dt><dd><bdi>&lt;b&gt;feed&lt;/b&gt;</bdi>, <time datetime=\"2026-11-18T11:06:40Z\">"
+                    + "2026-11-18 11:06 UTC</time>: 1,200 fetched, 3 new, 2 changed, 1 deleted</dd>"
+            )
+        )
+    }
+
     @Test func theListRoutesAnswerAPageToABrowserAndJSONToAProgram() async throws {
         let api = api()
         let page = await get(api, "/posts?userId=2&_sort=title&_order=desc&_page=1&_limit=50")
@@ -317,6 +337,6 @@ import Testing
         (String(repeating: "abc ", count: 30), String(repeating: "abc ", count: 25).dropLast() + "…"),
     ])
     func anExcerptIsTheBodysStartOnOneLine(body: String, excerpt: String) {
-        #expect(ListPage.excerpt(of: body) == excerpt)
+        #expect(PageText.excerpt(of: body) == excerpt)
     }
 }

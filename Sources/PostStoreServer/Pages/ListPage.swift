@@ -1,4 +1,3 @@
-import Foundation
 import PostStore
 
 /// The page of a list of posts (`/`, `/posts`, `/users/:id/posts` asked for as HTML): the store's facts, a search
@@ -14,9 +13,6 @@ struct ListPage {
     let state: ListPageState
     /// The user of `/users/:id/posts`, `nil` for `/posts`.
     let userOfPath: Int?
-
-    /// The longest start of a body the table shows, in characters.
-    static let excerptLength = 100
 
     private var page: PostPage { state.page }
     private var storeCount: Int { state.storeCount }
@@ -56,9 +52,9 @@ struct ListPage {
             html.markup("<bdi>")
             html.text(lastSync.source)
             html.markup("</bdi>, <time datetime=\"")
-            html.text(Self.machineTime(lastSync.syncedAt))
+            html.text(PageText.machineTime(lastSync.syncedAt))
             html.markup("\">")
-            html.text(Self.readableTime(lastSync.syncedAt))
+            html.text(PageText.readableTime(lastSync.syncedAt))
             html.markup("</time>: ")
             html.text(
                 "\(lastSync.fetched.groupedDigits) fetched, \(lastSync.inserted.groupedDigits) new, "
@@ -91,8 +87,7 @@ struct ListPage {
         }
         // The address's other parameters go with the form, so a new search keeps them; its window goes back to
         // the first page.
-        for (name, value) in firstPage.parameters where !Self.formNames.contains(name) || Self.carried.contains(name) {
-            if name == "userId" && showsUserBox { continue }
+        for (name, value) in firstPage.parameters where Self.carried.contains(name) || isOtherFilter(name) {
             html.markup("<input type=\"hidden\" name=\"")
             html.text(name)
             html.markup("\" value=\"")
@@ -119,6 +114,11 @@ struct ListPage {
             .setting("_limit", to: String(list.query.limit ?? PostAPI.pageSize)).setting("_page", to: "1")
     }
 
+    /// Whether a parameter is a filter that the form's fields do not show (`title_like`, a second user…).
+    private func isOtherFilter(_ name: String) -> Bool {
+        !Self.formNames.contains(name) && !(name == "userId" && showsUserBox)
+    }
+
     /// Whether the user box shows the list's user filter: on `/posts` with at most one `userId`.
     private var showsUserBox: Bool {
         userOfPath == nil && address.parameters.filter { $0.name == "userId" }.count <= 1
@@ -127,9 +127,7 @@ struct ListPage {
     /// The filters of the address that the form does not show (`title_like`, several users…), and a link
     /// without them: a shared link's filters are never silent.
     private func otherFilters(_ html: inout HTMLWriter) {
-        let shown = address.parameters.filter { parameter in
-            !Self.formNames.contains(parameter.name) && !(parameter.name == "userId" && showsUserBox)
-        }
+        let shown = address.parameters.filter { isOtherFilter($0.name) }
         guard !shown.isEmpty else { return }
         html.markup("<p class=\"filtered\">Also filtered by ")
         for (index, parameter) in shown.enumerated() {
@@ -175,9 +173,9 @@ struct ListPage {
             html.markup("</a></td><td class=\"title\"><a href=\"/posts/")
             html.number(post.id)
             html.markup("\"><bdi>")
-            html.prose(post.title.isEmpty ? "(no title)" : Self.shortened(post.title))
+            html.prose(post.title.isEmpty ? "(no title)" : PageText.shortened(post.title))
             html.markup("</bdi></a></td><td class=\"excerpt\"><bdi>")
-            html.text(Self.excerpt(of: post.body))
+            html.text(PageText.excerpt(of: post.body))
             html.markup("</bdi></td></tr>\n")
         }
         html.markup("</tbody>\n</table>\n")
@@ -220,90 +218,48 @@ struct ListPage {
         html.markup("</a></th>")
     }
 
-    /// The links to the previous and next pages: by `_page`, or by `_start` (and `_end`) for such a window.
+    /// The links to the windows before and after this one, and where it lies among the list's pages.
     private func pager(_ html: inout HTMLWriter) {
-        guard let number = list.page, let pages = lastPage else { return startPager(&html) }
+        guard let (previous, position, next) = neighbours else { return }
         html.markup("<nav class=\"pages\" aria-label=\"Pages\">")
-        if number > 1 {
+        if let previous {
             html.markup("<a rel=\"prev\" href=\"")
-            html.text(address.setting("_page", to: String(min(number - 1, pages))).text)
+            html.text(previous.text)
             html.markup("\">← Previous</a>")
         }
-        html.markup("<span>")
-        html.text(
-            number > pages
-                ? "Past the last page (\(pages.groupedDigits))"
-                : "Page \(number.groupedDigits) of \(pages.groupedDigits)"
-        )
-        html.markup("</span>")
-        if number < pages {
+        if let position {
+            html.markup("<span>")
+            html.text(position)
+            html.markup("</span>")
+        }
+        if let next {
             html.markup("<a rel=\"next\" href=\"")
-            html.text(address.setting("_page", to: String(number + 1)).text)
+            html.text(next.text)
             html.markup("\">Next →</a>")
         }
         html.markup("</nav>\n")
     }
 
-    /// The links to the windows before and after one given by `_start`.
-    private func startPager(_ html: inout HTMLWriter) {
-        guard let size = list.query.limit, size > 0 else { return }
+    /// The windows before and after this one (by `_page`, or by `_start` and `_end` for such a window) and, by
+    /// `_page`, where it lies; `nil` when there is nothing to show.
+    private var neighbours: (previous: PageAddress?, position: String?, next: PageAddress?)? {
+        if let number = list.page, let pages = lastPage {
+            return (
+                number > 1 ? address.setting("_page", to: String(min(number - 1, pages))) : nil,
+                number > pages
+                    ? "Past the last page (\(pages.groupedDigits))"
+                    : "Page \(number.groupedDigits) of \(pages.groupedDigits)",
+                number < pages ? address.setting("_page", to: String(number + 1)) : nil
+            )
+        }
+        guard let size = list.query.limit, size > 0 else { return nil }
         let start = list.query.offset
         let moved = { (start: Int) in
             address.setting("_start", to: String(start))
-                .setting("_end", to: address.value("_end") == nil ? nil : String(start + size)).text
+                .setting("_end", to: address.value("_end") == nil ? nil : String(start + size))
         }
-        guard start > 0 || start + size < page.total else { return }
-        html.markup("<nav class=\"pages\" aria-label=\"Pages\">")
-        if start > 0 {
-            html.markup("<a rel=\"prev\" href=\"")
-            html.text(moved(max(0, min(start, page.total) - size)))
-            html.markup("\">← Previous</a>")
-        }
-        if start + size < page.total {
-            html.markup("<a rel=\"next\" href=\"")
-            html.text(moved(start + size))
-            html.markup("\">Next →</a>")
-        }
-        html.markup("</nav>\n")
-    }
-
-    /// The longest title the table shows, in characters; the post's page shows it whole.
-    static let titleLength = 200
-
-    /// A title cut at ``titleLength`` characters.
-    static func shortened(_ title: String) -> String {
-        title.count > titleLength ? title.prefix(titleLength) + "…" : title
-    }
-
-    /// The start of a body on one line: runs of white space as one space, cut at ``excerptLength`` characters.
-    static func excerpt(of body: String) -> String {
-        var excerpt = ""
-        var count = 0
-        var pendingSpace = false
-        for character in body {
-            if character.isWhitespace {
-                pendingSpace = !excerpt.isEmpty
-                continue
-            }
-            if count + (pendingSpace ? 1 : 0) >= excerptLength { return excerpt + "…" }
-            if pendingSpace {
-                excerpt.append(" ")
-                count += 1
-                pendingSpace = false
-            }
-            excerpt.append(character)
-            count += 1
-        }
-        return excerpt
-    }
-
-    /// A time as a `datetime` attribute takes it: `2026-11-29T15:47:00Z`.
-    static func machineTime(_ date: Date) -> String {
-        date.formatted(.iso8601)
-    }
-
-    /// A time as a person reads it, in UTC, to the minute: `2026-11-29 15:47 UTC`.
-    static func readableTime(_ date: Date) -> String {
-        machineTime(date).prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
+        let previous = start > 0 ? moved(max(0, min(start, page.total) - size)) : nil
+        let next = start + size < page.total ? moved(start + size) : nil
+        return previous == nil && next == nil ? nil : (previous, nil, next)
     }
 }
