@@ -29,60 +29,64 @@ struct HTMLWriter {
     /// not allow in a document, and which could hide a title's end) as its Unicode control picture (U+2400 on).
     mutating func text(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            var start = utf8.startIndex
-            for index in utf8.indices where Self.isEscaped(utf8[index]) {
-                bytes.append(contentsOf: utf8[start..<index])
-                escape(utf8[index])
-                start = index + 1
-            }
-            bytes.append(contentsOf: utf8[start...])
-        }
+        text.withUTF8 { appendEscaped($0[...]) }
     }
 
     /// Appends text as ``text(_:)`` does, for an element's content only, with a `<wbr>` (a line break
-    /// opportunity, which copies as nothing) in every ``wordBreakRun`` bytes without white space.
+    /// opportunity, which copies as nothing) in every word of more than ``wordBreakRun`` bytes.
     ///
     /// Chromium lays out a text node again each time the network brings more of it, so a megabyte's word took it
     /// half a minute to show; cut into words of at most ``wordBreakRun`` bytes, the same body shows in a second.
     mutating func prose(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
+            var word = WordLength()
             var start = utf8.startIndex
-            var run = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                    run = 0
-                } else if run >= Self.wordBreakRun, byte & 0xC0 != 0x80 {
-                    // Only before the first byte of a scalar: the break never splits one.
-                    bytes.append(contentsOf: utf8[start..<index])
-                    markup("<wbr>")
-                    start = index
-                    run = 0
-                }
-                run += 1
-                guard Self.isEscaped(byte) else { continue }
-                bytes.append(contentsOf: utf8[start..<index])
-                escape(byte)
-                start = index + 1
+            for index in utf8.indices where word.breaks(before: utf8[index]) {
+                appendEscaped(utf8[start..<index])
+                markup("<wbr>")
+                start = index
             }
-            bytes.append(contentsOf: utf8[start...])
+            appendEscaped(utf8[start...])
         }
     }
 
-    /// The most bytes ``prose(_:)`` writes without white space or a `<wbr>`.
+    /// The most bytes of a word ``prose(_:)`` writes without a `<wbr>`.
     static let wordBreakRun = 256
 
     /// Whether a text holds a word (a run without white space) of more than ``wordBreakRun`` bytes, which
     /// ``prose(_:)`` would break.
     static func holdsALongWord(_ text: String) -> Bool {
-        var run = 0
-        for byte in text.utf8 {
-            run = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D ? 0 : run + 1
-            if run > wordBreakRun { return true }
+        var word = WordLength()
+        return text.utf8.contains { word.breaks(before: $0) }
+    }
+
+    /// The length of the word being written, which says where ``prose(_:)`` breaks it.
+    private struct WordLength {
+        private var bytes = 0
+
+        /// Whether a `<wbr>` goes before this byte, which it then counts.
+        mutating func breaks(before byte: UInt8) -> Bool {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                bytes = 0
+                return false
+            }
+            // Only before the first byte of a scalar: a break never splits one.
+            let breaks = bytes >= HTMLWriter.wordBreakRun && byte & 0xC0 != 0x80
+            bytes = breaks ? 1 : bytes + 1
+            return breaks
         }
-        return false
+    }
+
+    /// Appends UTF-8 text, each byte that ``isEscaped(_:)`` as ``escape(_:)`` writes it.
+    private mutating func appendEscaped(_ utf8: Slice<UnsafeBufferPointer<UInt8>>) {
+        var start = utf8.startIndex
+        for index in utf8.indices where Self.isEscaped(utf8[index]) {
+            bytes.append(contentsOf: utf8[start..<index])
+            escape(utf8[index])
+            start = index + 1
+        }
+        bytes.append(contentsOf: utf8[start...])
     }
 
     /// Whether ``text(_:)`` writes a byte otherwise than as it is.
