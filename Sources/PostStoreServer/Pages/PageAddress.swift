@@ -26,6 +26,24 @@ struct PageAddress: Equatable {
         return copy
     }
 
+    /// The address with its window made whole as a page shows it. A window given in part would be the API's: ten
+    /// posts (`_page` alone), every post (`_start` alone), no pages (`_limit` alone); a `_limit` of `size` and the
+    /// first `_page` complete it. With `fillingNone`, an address without a window gets both.
+    func completingWindow(size: Int, fillingNone: Bool) -> PageAddress {
+        let given = Set(parameters.map(\.name))
+        guard !given.isDisjoint(with: ["_page", "_limit", "_start", "_end"]) else {
+            return fillingNone ? setting("_page", to: "1").setting("_limit", to: String(size)) : self
+        }
+        var address = self
+        if given.contains("_page") || given.contains("_start") && !given.contains("_end"), !given.contains("_limit") {
+            address = address.setting("_limit", to: String(size))
+        }
+        if given.contains("_limit"), given.isDisjoint(with: ["_page", "_start", "_end"]) {
+            address = address.setting("_page", to: "1")
+        }
+        return address
+    }
+
     /// The parameters percent-encoded, as a query without its `?`.
     var query: String {
         parameters.map { Self.encoded($0.name) + "=" + Self.encoded($0.value) }.joined(separator: "&")

@@ -29,36 +29,24 @@ extension PostAPI {
     /// The home page (`isHome`) shows the first ``pageSize`` posts at `/`, and its links name that window.
     func listPage(_ request: APIRequest, user: Int?, isHome: Bool = false) async throws -> APIResponse {
         let started = ContinuousClock.now
-        var address = PageAddress(
+        let asked = PageAddress(
             path: user.map { "/users/\($0)/posts" } ?? "/posts",
             parameters: try QueryParameters(request.query).pairs.filter { $0.name != "_" }
         )
-        let size = String(min(Self.pageSize, maximumLimit))
-        var wanted = address
+        let size = min(Self.pageSize, maximumLimit)
+        var wanted = asked
         wanted.parameters.removeAll { $0.value.isEmpty }
-        // A window given in part would be the API's: ten posts (`_page`), every post (`_start`), or no pages
-        // (`_limit`): the page completes it with its own size and first page.
-        let given = Set(wanted.parameters.map(\.name))
-        if given.contains("_page") || given.contains("_start") && !given.contains("_end"), !given.contains("_limit") {
-            wanted = wanted.setting("_limit", to: size)
-        }
-        if given.contains("_limit"), given.isDisjoint(with: ["_page", "_start", "_end"]) {
-            wanted = wanted.setting("_page", to: "1")
-        }
-        // A list route without a window is every post to a program: the page's window goes into its address.
-        if !isHome, given.isDisjoint(with: ["_page", "_limit", "_start", "_end"]) {
-            wanted = wanted.setting("_page", to: "1").setting("_limit", to: size)
-        }
-        if wanted != address {
+        // A list route's window goes into its address, which then gives a program the same posts.
+        wanted = wanted.completingWindow(size: size, fillingNone: !isHome)
+        if wanted != asked {
             // A bad parameter is refused where it is, not sent on.
             _ = try PostListRequest(QueryParameters(wanted.query), userOfPath: user, maximumLimit: maximumLimit)
             var headers = HTTPFields()
             headers[.location] = wanted.text
             return APIResponse(status: .seeOther, headers: headers)
         }
-        if given.isDisjoint(with: ["_page", "_limit", "_start", "_end"]) {
-            address = address.setting("_page", to: "1").setting("_limit", to: size)
-        }
+        // Only the home page's window can be missing here.
+        let address = asked.completingWindow(size: size, fillingNone: true)
         let list = try PostListRequest(QueryParameters(address.query), userOfPath: user, maximumLimit: maximumLimit)
         let html = ListPage(
             frame: pageFrame,
