@@ -35,19 +35,21 @@ enum PageScript {
           const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
           // What has the keyboard's focus in a region about to be replaced, to give it to its copy in the new one.
           const focusables = (region) => [...region.querySelectorAll("a[href], button, input, textarea, select")];
+          // The elements of the same kind and address: a row's link is found again by its post's address.
+          const twins = (all, tag, href) => all.filter((element) => element.tagName === tag && element.getAttribute("href") === href);
           const focusIn = (region) => {
             const active = document.activeElement;
             if (!active || !region.contains(active)) return null;
             const all = focusables(region);
             const href = active.getAttribute("href");
-            const twins = all.filter((element) => element.tagName === active.tagName && element.getAttribute("href") === href);
-            return { tag: active.tagName, href, twin: twins.indexOf(active), position: all.indexOf(active) };
+            const twin = twins(all, active.tagName, href).indexOf(active);
+            return { tag: active.tagName, href, twin, position: all.indexOf(active) };
           };
           const refocus = (region, focus) => {
             if (!focus) return;
             const all = focusables(region);
-            const twins = all.filter((element) => element.tagName === focus.tag && element.getAttribute("href") === focus.href);
-            const target = twins[focus.twin] || twins[0] || all[Math.min(focus.position, all.length - 1)];
+            const same = twins(all, focus.tag, focus.href);
+            const target = same[focus.twin] || same[0] || all[Math.min(focus.position, all.length - 1)];
             if (target) target.focus({ preventScroll: true });
           };
           const refresh = async () => {
@@ -123,6 +125,7 @@ enum PageScript {
             });
           }
           const form = document.querySelector("form.edit");
+          const isDeleted = async () => (await fetch(location.href, { method: "HEAD", cache: "no-store" })).status === 404;
           // A deleted post's page keeps its text to read and copy; its buttons no longer act.
           const goneForGood = () => {
             for (const button of document.querySelectorAll("form.edit button")) button.disabled = true;
@@ -133,8 +136,7 @@ enum PageScript {
               if (dirty) {
                 // A refused save already said so, and how to go on.
                 if (conflict) return;
-                const now = await fetch(location.href, { method: "HEAD", cache: "no-store" });
-                if (now.status === 404) {
+                if (await isDeleted()) {
                   goneForGood();
                   say("Someone deleted this post while you were editing it: it cannot be saved. "
                     + "Copy your text if you need it.", "error");
@@ -165,8 +167,7 @@ enum PageScript {
             });
             if (answer.status === 412) {
               conflict = true;
-              const now = await fetch(location.href, { method: "HEAD", cache: "no-store" });
-              if (now.status === 404) {
+              if (await isDeleted()) {
                 goneForGood();
                 say("Someone deleted this post since you opened it, so nothing was saved.", "error");
               } else {

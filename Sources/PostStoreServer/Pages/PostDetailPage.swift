@@ -48,8 +48,10 @@ struct PostDetailPage {
     /// Whether the post's title or body holds what the form cannot hold as it is: a control character (shown as its
     /// picture) or a CR (a form's text keeps line feeds alone).
     static func holdsTextAFormChanges(_ post: Post) -> Bool {
-        (post.title + post.body).unicodeScalars.contains { scalar in
-            scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F
+        [post.title, post.body].contains { text in
+            text.unicodeScalars.contains { scalar in
+                scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F
+            }
         }
     }
 
