@@ -37,6 +37,10 @@ def get(url, accept):
     with urllib.request.urlopen(request, timeout=60) as answer:
         body = answer.read()
         headers = answer.headers
+        # urllib follows a redirect by itself: a page that redirects (a list route without its window) would be
+        # timed with its redirect.
+        if answer.geturl() != url:
+            raise SetupError(f"{url} redirects to {answer.geturl()}: measure the address it names")
     return (time.perf_counter() - started) * 1000, headers, body
 
 

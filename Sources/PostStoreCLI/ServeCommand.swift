@@ -13,9 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
             Routes: GET /posts (id=, userId=, q=, _sort=, _order=, _page=, _limit=, _start=, _end=, and field \
             filters such as title_like= and id_gte=), GET /posts/ID, GET /users/ID/posts, the changes feed \
             GET /posts/_changes (since=, limit=, wait=); HEAD and OPTIONS on each; a browser gets pages at / and on \
-            the list and post routes; with --allow-writes, POST /posts and PUT, PATCH, DELETE /posts/ID. Answers carry an ETag; \
-            If-None-Match answers 304 while the posts are unchanged, and a write with If-Match answers 412 when the \
-            post changed since.
+            the list and post routes; with --allow-writes, POST /posts and PUT, PATCH, DELETE /posts/ID. Answers \
+            carry an ETag; If-None-Match answers 304 while the posts are unchanged, and a write with If-Match \
+            answers 412 when the post changed since.
             One access-log line per request on standard error. Ctrl-C or SIGTERM stops accepting, lets requests in \
             flight finish, and exits 0.
             Examples:
