@@ -148,10 +148,6 @@ struct PostAPI: Sendable {
     }
 
     private static func resource(at path: String) throws(APIError) -> Resource {
-        // Segments are percent-decoded as the query is (`/posts/%31` is `/posts/1`).
-        let segments = try path.split(separator: "/").map { segment throws(APIError) in
-            Substring(try QueryParameters.percentDecoded(segment, plusIsSpace: false))
-        }
         if path.hasPrefix(Self.liveFolder) {
             guard case .list(let user)? = try? resource(at: String(path.dropFirst(Self.liveFolder.count - 1))) else {
                 throw APIError(
@@ -164,6 +160,10 @@ struct PostAPI: Sendable {
         if path.hasPrefix(PageAsset.folder) {
             guard let asset = PageAsset.at(path) else { throw APIError(.notFound, "No such file: \(path).") }
             return .asset(asset)
+        }
+        // Segments are percent-decoded as the query is (`/posts/%31` is `/posts/1`).
+        let segments = try path.split(separator: "/").map { segment throws(APIError) in
+            Substring(try QueryParameters.percentDecoded(segment, plusIsSpace: false))
         }
         switch segments.count {
         case 0:
