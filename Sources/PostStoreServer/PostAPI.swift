@@ -6,8 +6,9 @@ import PostStore
 ///
 /// Routes: `GET`/`HEAD` `/posts`, `/posts/:id`, `/users/:id/posts` and the changes feed `/posts/_changes`;
 /// `OPTIONS` on each; with writes on, `POST /posts` and `PUT`/`PATCH`/`DELETE /posts/:id`. Every refusal is a JSON
-/// `{"error": "…"}`. For people, `GET /` and the list and post routes asked for as HTML are pages (see
-/// `PostAPI+Pages.swift`), with their style sheet and script under `/_page/`.
+/// `{"error": "…"}`, or a page for a browser. For people, `GET /` and the list and post routes asked for as HTML are
+/// pages (see `PostAPI+Pages.swift`), with their style sheet and script under `/_page/` and a list page's events
+/// under `/_page/live/`.
 struct PostAPI: Sendable {
     /// The store served.
     let store: any PostStoreProtocol
