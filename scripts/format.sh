@@ -23,7 +23,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # Only the paths this checkout has: a package may not have Tests or Migrations yet.
 paths=()
-for candidate in Package.swift Sources Tests Migrations Benchmarks/Package.swift Benchmarks/Sources; do
+for candidate in Package.swift Sources Tests Migrations Benchmarks/Package.swift Benchmarks/Sources \
+    Benchmarks/Concurrency/Package.swift Benchmarks/Concurrency/Sources; do
     if [[ -e "$candidate" ]]; then
         paths+=("$candidate")
     fi

@@ -243,7 +243,7 @@ extension PostStoreProtocol {
     }
 
     public func preview(_ changes: PostChangeSet, streaming upserts: PostStream) async throws -> WriteSummary {
-        try await preview(changes.appendingUpserts(from: upserts))
+        try await preview(await changes.appendingUpserts(from: upserts))
     }
 
     @discardableResult
@@ -252,7 +252,7 @@ extension PostStoreProtocol {
         streaming upserts: PostStream,
         progress: @escaping @Sendable (WorkProgress) -> Void
     ) async throws -> WriteSummary {
-        let all = try changes.appendingUpserts(from: upserts)
+        let all = try await changes.appendingUpserts(from: upserts)
         let writing = WorkProgress(phase: .writing, completed: 0, total: all.upserts.count)
         progress(writing)
         let summary = try await apply(all)

@@ -19,6 +19,9 @@ package import PostStoreEngines
 /// thousands of posts, or a store that is mostly read, not millions written often: use `SQLitePostStore` for
 /// those.
 ///
+/// An actor on a dispatch queue of its own: its file reads, writes, flushes and lock tries block that queue's
+/// thread, never one of Swift's cooperative pool, and callers suspend meanwhile. Calls on one store take turns.
+///
 /// For example:
 ///
 /// ```swift
@@ -28,6 +31,10 @@ package import PostStoreEngines
 public actor JSONFilePostStore: PostStoreProtocol {
     /// The store's file, as given.
     public nonisolated let path: String
+
+    private nonisolated let executor = DispatchQueueExecutor(label: "poststore.json-file")
+    /// The store's own queue, where all its file work runs.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// The file itself: `path` with symbolic links resolved, so writes replace the file a link points to rather
     /// than the link, and every path to one file shares one lock.
@@ -393,3 +400,5 @@ extension JSONFilePostStore: StoreDescribing {
         )
     }
 }
+
+extension JSONFilePostStore: NonblockingStore {}

@@ -4,59 +4,64 @@ import PostStoreCSQLite
 /// The changes feed (migration 0006): each post's `revision`, `post_tombstones`, `post_writes`, and in
 /// `poststore_settings` the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
 extension SQLitePostStore: ChangeHistoryKeeping {
-    public func changeHistory() throws -> ChangeHistorySummary {
-        try read { try storedChangeHistory().summary }
+    public nonisolated func changeHistory() async throws -> ChangeHistorySummary {
+        try await read { tables in try tables.storedChangeHistory().summary }
     }
 
     public func setChangeHistoryLimit(_ writes: Int) async throws {
         try ChangeHistory.validate(historyLimit: writes)
-        try await write {
-            try connection.withStatement(
+        try await write { tables in
+            try tables.connection.withStatement(
                 "UPDATE poststore_settings SET value = CAST(? AS TEXT) WHERE key = 'change_history_limit'"
             ) { statement throws(SQLiteError) in
                 try statement.bind(writes)
                 try statement.run()
             }
-            let history = try storedChangeHistory()
-            if history.revision - history.floor > writes { try moveChangeFloor(to: history.revision - writes) }
+            let history = try tables.storedChangeHistory()
+            if history.revision - history.floor > writes { try tables.moveChangeFloor(to: history.revision - writes) }
         }
     }
 
-    public func changeToken() async throws -> ChangeToken {
-        try read { try storedChangeHistory().token }
+    public nonisolated func changeToken() async throws -> ChangeToken {
+        try await read { tables in try tables.storedChangeHistory().token }
     }
 
-    public func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
+    public nonisolated func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
         try ChangeHistory.validate(limit: limit)
-        return try read {
-            try connection.readTransaction {
-                let history = try storedChangeHistory()
-                guard let token else {
-                    return PostChanges(
-                        posts: try run(SQLiteQueryPlan(PostQuery(), usingSearchIndex: false)),
-                        deletedIds: [],
-                        next: history.token,
-                        isCaughtUp: true
-                    )
-                }
-                try history.check(token)
-                let upcoming = try revisionsOfChanges(since: token.revision, first: limit + 1)
-                let end = try ChangePageEnd.find(
-                    since: token.revision,
-                    head: history.revision,
-                    limit: limit,
-                    revisionOfChange: { (n: Int) throws(SQLiteError) -> Int? in
-                        n <= upcoming.count ? upcoming[n - 1] : nil
-                    },
-                    latestOverwrite: latestOverwrite(since:end:)
-                )
+        return try await read { tables in try tables.changes(since: token, limit: limit) }
+    }
+}
+
+extension SQLitePostTables {
+    /// A page of the feed from one read transaction; see ``SQLitePostStore/changes(since:limit:)``.
+    func changes(since token: ChangeToken?, limit: Int) throws -> PostChanges {
+        try connection.readTransaction {
+            let history = try storedChangeHistory()
+            guard let token else {
                 return PostChanges(
-                    posts: try postsWritten(after: token.revision, through: end),
-                    deletedIds: try idsDeleted(after: token.revision, through: end),
-                    next: ChangeToken(storeID: history.storeID, revision: end),
-                    isCaughtUp: end == history.revision
+                    posts: try run(SQLiteQueryPlan(PostQuery(), usingSearchIndex: false)),
+                    deletedIds: [],
+                    next: history.token,
+                    isCaughtUp: true
                 )
             }
+            try history.check(token)
+            let upcoming = try revisionsOfChanges(since: token.revision, first: limit + 1)
+            let end = try ChangePageEnd.find(
+                since: token.revision,
+                head: history.revision,
+                limit: limit,
+                revisionOfChange: { (n: Int) throws(SQLiteError) -> Int? in
+                    n <= upcoming.count ? upcoming[n - 1] : nil
+                },
+                latestOverwrite: latestOverwrite(since:end:)
+            )
+            return PostChanges(
+                posts: try postsWritten(after: token.revision, through: end),
+                deletedIds: try idsDeleted(after: token.revision, through: end),
+                next: ChangeToken(storeID: history.storeID, revision: end),
+                isCaughtUp: end == history.revision
+            )
         }
     }
 
@@ -103,7 +108,7 @@ extension SQLitePostStore: ChangeHistoryKeeping {
         try moveChangeFloor(to: try storedChangeHistory().revision)
     }
 
-    private func moveChangeFloor(to floor: Int) throws(SQLiteError) {
+    func moveChangeFloor(to floor: Int) throws(SQLiteError) {
         for sql in [
             "DELETE FROM post_tombstones WHERE revision <= ?",
             "DELETE FROM post_writes WHERE revision <= ?",

@@ -1,4 +1,5 @@
 package import PostStore
+import PostStoreEngines
 
 /// Observation of a SQLite store: a commit by any process writes the write-ahead log (or, in rollback mode, the
 /// journal and the file), which inotify reports, and moves `PRAGMA data_version` (``SQLiteDataVersion``).
@@ -11,8 +12,11 @@ extension SQLitePostStore: ObservedStore {
 
 /// `PRAGMA data_version` of a store, read on a connection of its own that never writes: it moves with every
 /// commit of every other connection, in this process (the store's own) or another, and costs a few microseconds
-/// (SQLite compares the write-ahead log's header in shared memory).
+/// (SQLite compares the write-ahead log's header in shared memory). It runs on a queue of its own, as the store's
+/// connections do.
 actor SQLiteDataVersion {
+    private nonisolated let executor = DispatchQueueExecutor(label: "poststore.sqlite.data-version")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private let path: String
     private var connection: SQLiteConnection?
 

@@ -2,23 +2,28 @@ package import PostStore
 
 extension SQLitePostStore: PostPageReading {
     /// `store_id` and `revision` of `poststore_settings` (migration 0005): one row read, no post.
-    package func revision() throws -> String {
-        try read { try storedRevision() }
+    package nonisolated func revision() async throws -> String {
+        try await read { tables in try tables.storedRevision() }
     }
 
     /// The revision, the count of the query's matches and its window from one read transaction.
-    package func page(_ query: PostQuery) throws -> PostPage {
+    package nonisolated func page(_ query: PostQuery) async throws -> PostPage {
         try query.validate()
+        return try await read { tables in try tables.page(query) }
+    }
+}
+
+extension SQLitePostTables {
+    /// The revision, the count of the query's matches and its window from one read transaction.
+    func page(_ query: PostQuery) throws -> PostPage {
         let searches = keepsSearchIndex && SQLiteSearchIndex.matchExpression(for: TextSearch(query.search).terms) != nil
-        return try read {
-            do {
-                return try connection.readTransaction {
-                    try page(query, usingSearchIndex: searches && searchIndex.isCurrent())
-                }
-            } catch let error as SQLiteError where searches && error.isCorruptVirtualTable {
-                // As `query`: the posts alone still give the right answer.
-                return try connection.readTransaction { try page(query, usingSearchIndex: false) }
+        do {
+            return try connection.readTransaction {
+                try page(query, usingSearchIndex: searches && searchIndex.isCurrent())
             }
+        } catch let error as SQLiteError where searches && error.isCorruptVirtualTable {
+            // As `query`: the posts alone still give the right answer.
+            return try connection.readTransaction { try page(query, usingSearchIndex: false) }
         }
     }
 
@@ -42,7 +47,7 @@ extension SQLitePostStore: PostPageReading {
         )
     }
 
-    private func storedRevision() throws(SQLiteError) -> String {
+    func storedRevision() throws(SQLiteError) -> String {
         try connection.withStatement(
             "SELECT key, value FROM poststore_settings WHERE key IN ('store_id', 'revision') ORDER BY key DESC"
         ) { statement throws(SQLiteError) in

@@ -2,17 +2,21 @@ import Foundation
 public import PostStore
 
 extension SQLitePostStore {
-    public func syncState(for source: String) throws -> SyncState? {
-        try read {
-            try connection.withStatement(Self.selectSyncState + " WHERE source = ?") { statement throws(SQLiteError) in
-                try statement.bind(source)
-                return try statement.rows(Self.readSyncState).first
-            }
-        }
+    public nonisolated func syncState(for source: String) async throws -> SyncState? {
+        try await read { tables in try tables.storedSyncState(for: source) }
     }
 
-    public func syncStates() throws -> [SyncState] {
-        try read { try storedSyncStates() }
+    public nonisolated func syncStates() async throws -> [SyncState] {
+        try await read { tables in try tables.storedSyncStates() }
+    }
+}
+
+extension SQLitePostTables {
+    func storedSyncState(for source: String) throws(SQLiteError) -> SyncState? {
+        try connection.withStatement(Self.selectSyncState + " WHERE source = ?") { statement throws(SQLiteError) in
+            try statement.bind(source)
+            return try statement.rows(Self.readSyncState).first
+        }
     }
 
     /// Every sync state, newest first.

@@ -1,18 +1,18 @@
 import PostStoreCSQLite
 
 extension SQLitePostStore {
-    /// Runs `body` in a write transaction, refusing a store whose file was deleted while open and healing a search
-    /// index that disagrees with the posts.
+    /// Runs `body` in a write transaction on the writer's connection, refusing a store whose file was deleted while
+    /// open and healing a search index that disagrees with the posts.
     ///
     /// The index can disagree only when another tool wrote the posts table; FTS5 then reports `SQLITE_CORRUPT_VTAB`
     /// when PostStore removes text that was never indexed. The write is rolled back, the index rebuilt from the
     /// posts in its own transaction, and the write tried once more.
-    func write<Result>(_ body: () throws -> Result) async throws -> Result {
+    func write<Result>(_ body: (SQLitePostTables) throws -> Result) async throws -> Result {
         do {
             do {
                 return try await transaction(body)
             } catch let error as SQLiteError where error.isCorruptVirtualTable {
-                try await transaction { try searchIndex.rebuild() }
+                try await transaction { tables in try tables.searchIndex.rebuild() }
                 return try await transaction(body)
             }
         } catch let error as SQLiteError {
@@ -21,20 +21,21 @@ extension SQLitePostStore {
     }
 
     /// Waits for the write lock, then runs `body` and commits, all without suspending: no other call on this actor
-    /// can slip a statement into the transaction.
+    /// can slip a statement into the transaction. The actor runs on the writer's own executor, so the whole
+    /// transaction runs there, never on Swift's cooperative pool.
     ///
     /// The store is checked under the write lock, just before the commit: a store deleted at any moment before is
     /// refused and the write rolled back.
-    private func transaction<Result>(_ body: () throws -> Result) async throws -> Result {
+    private func transaction<Result>(_ body: (SQLitePostTables) throws -> Result) async throws -> Result {
         try await beginWriteTransaction()
         do {
-            let result = try body()
-            try refuseIfMoved(nothingWritten: true)
-            try connection.execute("COMMIT")
+            let result = try body(writer)
+            try fileCheck.refuseIfMoved(writer.connection, nothingWritten: true)
+            try writer.connection.execute("COMMIT")
             watcherSlot.storeDidCommit()
             return result
         } catch {
-            connection.rollBackOpenTransaction()
+            writer.connection.rollBackOpenTransaction()
             throw error
         }
     }
@@ -43,12 +44,12 @@ extension SQLitePostStore {
     /// to release it.
     ///
     /// The wait suspends between tries (1 ms, doubling up to 50 ms) instead of blocking inside SQLite, so a store
-    /// waiting for another process never holds up a thread of Swift's shared pool: with two cores, two such waits
-    /// could otherwise stall every task of the process, including the one that would release the lock.
+    /// waiting for another process holds no thread at all, and the actor runs the store's other writes meanwhile
+    /// only in turn (a write begun since takes the lock first, and this one tries again after it).
     private func beginWriteTransaction() async throws {
         let deadline = clock.uptime() + busyTimeout
         var pause = Duration.milliseconds(1)
-        while try !connection.tryBeginWriteTransaction() {
+        while try !writer.connection.tryBeginWriteTransaction() {
             let now = clock.uptime()
             guard now < deadline else {
                 throw SQLiteError(extendedCode: SQLITE_BUSY, message: "database is locked")

@@ -22,44 +22,49 @@ extension SQLitePostStore {
         progress: @escaping @Sendable (WorkProgress) -> Void
     ) async throws -> WriteSummary {
         try changes.validate()
-        return try await write {
-            try rebuildSearchIndexIfStaleAndKept(progress: progress)
+        return try await write { tables in
+            try tables.rebuildSearchIndexIfStaleAndKept(progress: progress)
             if let source = changes.syncState?.source, changes.requiredChangeToken != nil {
-                try changes.checkRequiredChangeToken(stored: try storedChangeToken(for: source))
+                try changes.checkRequiredChangeToken(stored: try tables.storedChangeToken(for: source))
             }
-            try changes.checkRequiredPosts { id in try storedPost(id: id) }
+            try changes.checkRequiredPosts { id in try tables.storedPost(id: id) }
             var reader = try upserts.makeReader()
-            let history = try storedChangeHistory()
-            let (summary, overwritten) = try perform(
+            let history = try tables.storedChangeHistory()
+            let (summary, overwritten) = try tables.perform(
                 changes,
                 streaming: &reader,
                 writing: true,
                 revision: history.revision + 1,
                 progress: progress
             )
-            try recordWrite(of: changes, summary, after: history, overwritten: overwritten)
+            try tables.recordWrite(of: changes, summary, after: history, overwritten: overwritten)
             return summary
         }
     }
 
-    public func preview(_ changes: PostChangeSet) throws -> WriteSummary {
-        try preview(changes, streaming: PostStream([]))
+    public nonisolated func preview(_ changes: PostChangeSet) async throws -> WriteSummary {
+        try await preview(changes, streaming: PostStream([]))
     }
 
-    public func preview(_ changes: PostChangeSet, streaming upserts: PostStream) throws -> WriteSummary {
+    public nonisolated func preview(
+        _ changes: PostChangeSet,
+        streaming upserts: PostStream
+    ) async throws
+        -> WriteSummary
+    {
         try changes.validate()
-        return try read {
-            try connection.readTransaction {
+        return try await read { tables in
+            try tables.connection.readTransaction {
                 var reader = try upserts.makeReader()
-                return try perform(changes, streaming: &reader, writing: false, revision: 0) { _ in }.summary
+                return try tables.perform(changes, streaming: &reader, writing: false, revision: 0) { _ in }.summary
             }
         }
     }
 
     public func removeAll() async throws {
-        try await write {
+        try await write { tables in
             // An empty index is current, whether or not this store keeps it.
-            try connection.execute(
+            try tables.connection.execute(
                 """
                 DELETE FROM posts;
                 DELETE FROM sync_state;
@@ -68,9 +73,9 @@ extension SQLitePostStore {
                 DELETE FROM post_writes;
                 """
             )
-            try searchIndex.removeAll()
-            try countRevision()
-            try startChangeHistoryAtTheRevision()
+            try tables.searchIndex.removeAll()
+            try tables.countRevision()
+            try tables.startChangeHistoryAtTheRevision()
         }
     }
 
@@ -83,15 +88,17 @@ extension SQLitePostStore {
     /// - Parameter progress: Called as the index is built (`indexing`, in rows, every 10,000 rows).
     /// - Throws: `PostStoreError`.
     public func rebuildSearchIndex(progress: @escaping @Sendable (WorkProgress) -> Void = { _ in }) async throws {
-        try await write { try searchIndex.rebuild(progress: progress) }
+        try await write { tables in try tables.searchIndex.rebuild(progress: progress) }
     }
 
     /// Rebuilds the search index with or without counting its rows for progress: the benchmark compares the two.
     @_spi(Benchmarks) public func rebuildSearchIndex(reportsProgress: Bool) async throws {
-        try await write { try searchIndex.rebuild(reportsProgress: reportsProgress) }
+        try await write { tables in try tables.searchIndex.rebuild(reportsProgress: reportsProgress) }
     }
 
-    // MARK: - Statements
+}
+
+extension SQLitePostTables {
 
     /// Counts what a change set and a stream of upserts do to the posts and, when `writing`, does it as
     /// `revision`; the caller holds a transaction (a write transaction when `writing`, which is rolled back when
@@ -101,7 +108,7 @@ extension SQLitePostStore {
     /// made.
     ///
     /// - Returns: The counts, and the revisions of the versions the write overwrote.
-    private func perform(
+    func perform(
         _ changes: PostChangeSet,
         streaming reader: inout some PostReader,
         writing: Bool,
@@ -226,7 +233,7 @@ extension SQLitePostStore {
     /// Records what a write did besides its posts: a new revision, with every `ETag` cleared and the change
     /// history kept, when it changed any post; the change set's sync state; and a search index this store does not
     /// keep marked stale.
-    private func recordWrite(
+    func recordWrite(
         of changes: PostChangeSet,
         _ summary: WriteSummary,
         after history: StoredChangeHistory,
@@ -259,7 +266,7 @@ extension SQLitePostStore {
     /// Rebuilds a stale search index before a write of a store that keeps it, so the write's own index changes
     /// apply to a current index. (A store that does not keep it marks it stale at the end of a write that changed
     /// posts.)
-    private func rebuildSearchIndexIfStaleAndKept(progress: (WorkProgress) -> Void) throws(SQLiteError) {
+    func rebuildSearchIndexIfStaleAndKept(progress: (WorkProgress) -> Void) throws(SQLiteError) {
         if keepsSearchIndex, try !searchIndex.isCurrent() {
             try searchIndex.rebuild(progress: progress)
         }

@@ -1,6 +1,7 @@
 import Foundation
 public import PostStore
 import PostStoreCSQLite
+import PostStoreEngines
 
 /// A store in one SQLite database file: the engine for real data, up to millions of posts.
 ///
@@ -16,9 +17,14 @@ import PostStoreCSQLite
 /// Durability: a returned write survives a crash of the process. In a power loss, WAL mode with
 /// `synchronous = NORMAL` may lose the last commits, but the database stays consistent (SQLite's own promise).
 ///
-/// An actor owning one connection: calls on one store are serialized, and callers waiting for their turn suspend
-/// rather than block a thread. A write waiting for another connection's write lock (up to the busy timeout)
-/// suspends between tries too; only opening, which is synchronous, waits inside SQLite.
+/// Concurrency, as GRDB's `DatabasePool`: one writer connection and a pool of reader connections (four by
+/// default), each on a dispatch queue of its own, so no SQLite call ever runs on Swift's cooperative pool: callers
+/// suspend while it runs. Writes are serialized on the writer, an actor that runs on its connection's queue; reads
+/// go to an idle reader, so a read never waits for a write, and while fewer slow reads than readers are in flight a
+/// fast read never waits for a slow one. Each read sees one committed state (a read of several statements runs in
+/// one read transaction). A write waiting for another process's write lock (up to the busy timeout) suspends
+/// between tries; only opening, which is synchronous, runs on the caller's thread. A store not in WAL mode (one
+/// being built off to the side, or a read-only file in another journal mode) reads on its writer.
 ///
 /// For example:
 ///
@@ -30,23 +36,28 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// The database file.
     public nonisolated let path: String
 
-    let connection: SQLiteConnection
-    let keepsSearchIndex: Bool
+    /// How many reader connections a store opens at most by default.
+    public static let defaultReaderCount = 4
+
+    /// The writer's queue, which this actor runs on.
+    private nonisolated let executor = DispatchQueueExecutor(label: "poststore.sqlite.writer")
+    /// The writer's connection: every write, and the reads of a store without readers.
+    let writer: SQLitePostTables
+    /// The reader connections, or `nil` when the store is not in WAL mode and reads on its writer.
+    private nonisolated let readers: SQLiteReaderPool?
     let busyTimeout: Duration
     let clock: any ClockProtocol
+    /// Whether the file is still where it was opened.
+    nonisolated let fileCheck: SQLiteFileCheck
     /// The watcher this store's observers share.
     package nonisolated let watcherSlot = ChangeWatcherSlot()
 
+    /// The writer's executor: a queue of its own, where the whole of every write runs.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// How long a single statement may wait inside SQLite for a lock other than the write lock (in WAL mode that is
-    /// rare: a checkpoint or a recovery in another connection). Kept short because it blocks the calling thread.
-    private static let statementBusyTimeout = Duration.milliseconds(200)
-    var searchIndex: SQLiteSearchIndex { SQLiteSearchIndex(connection: connection) }
-    /// When a read last found the database file where it was opened; see `read`.
-    private var fileLastFoundInPlace: ContinuousClock.Instant?
-    /// Whether the database file was found deleted or moved: from then on every call is refused.
-    private var hasMoved = false
-    /// How long reads trust the last look that found the file in place.
-    private let movedCheckInterval: Duration
+    /// rare: a checkpoint or a recovery in another connection). It blocks the connection's own thread.
+    static let statementBusyTimeout = Duration.milliseconds(200)
 
     /// Opens the store at `path` and applies any pending migration.
     ///
@@ -60,6 +71,8 @@ public actor SQLitePostStore: PostStoreProtocol {
     ///     every post (same results, slower); the index is then marked stale, and the next store opened with it
     ///     rebuilds it in one pass.
     ///   - clock: What a write waiting for another process's lock measures and sleeps on.
+    ///   - readers: How many reader connections the store opens at most, each when a read finds the others busy
+    ///     (at least 1).
     /// - Throws: `PostStoreError`: `storeNotFound`, `corruptStore` (also for another application's database),
     ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`, `storeBusy`.
     public init(
@@ -67,7 +80,8 @@ public actor SQLitePostStore: PostStoreProtocol {
         mode: StoreOpenMode,
         busyTimeout: Duration,
         searchIndex: Bool,
-        clock: any ClockProtocol
+        clock: any ClockProtocol,
+        readers: Int = SQLitePostStore.defaultReaderCount
     ) throws {
         try self.init(
             path: path,
@@ -75,7 +89,8 @@ public actor SQLitePostStore: PostStoreProtocol {
             busyTimeout: busyTimeout,
             searchIndex: searchIndex,
             migrator: SQLiteMigrator(),
-            clock: clock
+            clock: clock,
+            readers: readers
         )
     }
 
@@ -94,13 +109,12 @@ public actor SQLitePostStore: PostStoreProtocol {
         searchIndex: Bool = true,
         migrator: SQLiteMigrator,
         clock: any ClockProtocol,
+        readers: Int = SQLitePostStore.defaultReaderCount,
         movedCheckInterval: Duration = .milliseconds(1),
         buildingOffToTheSide: Bool = false,
         progress: (WorkProgress) -> Void = { _ in }
     ) throws {
         self.path = path
-        self.movedCheckInterval = movedCheckInterval
-        self.keepsSearchIndex = searchIndex
         self.busyTimeout = busyTimeout
         self.clock = clock
         try PathCheck.validate(path, naming: "The SQLite store's path")
@@ -118,13 +132,15 @@ public actor SQLitePostStore: PostStoreProtocol {
             try migrator.checkCanOpen(connection)
             // Switching to WAL writes the file's header; a file already in WAL mode is left alone (and a read-only
             // one can still be opened to read).
-            let journalMode = try connection.withStatement("PRAGMA journal_mode") { statement throws(SQLiteError) in
-                try statement.rows { $0.text(at: 0) }
+            func journalMode() throws(SQLiteError) -> [String] {
+                try connection.withStatement("PRAGMA journal_mode") { statement throws(SQLiteError) in
+                    try statement.rows { $0.text(at: 0) }
+                }
             }
             if buildingOffToTheSide {
                 try connection.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
             } else {
-                if journalMode != ["wal"] {
+                if try journalMode() != ["wal"] {
                     try connection.execute("PRAGMA journal_mode = WAL")
                 }
                 try connection.execute("PRAGMA synchronous = NORMAL")
@@ -144,7 +160,15 @@ public actor SQLitePostStore: PostStoreProtocol {
             }
             // Opening is synchronous and may wait the whole busy timeout; later writes wait in `write`.
             connection.setBusyTimeout(Self.statementBusyTimeout)
-            self.connection = connection
+            writer = SQLitePostTables(connection: connection, keepsSearchIndex: searchIndex)
+            // Readers beside the writer need WAL mode: in another journal mode a reader's lock would stop the writer.
+            let fileCheck = SQLiteFileCheck(path: path, interval: movedCheckInterval)
+            self.fileCheck = fileCheck
+            self.readers =
+                try !buildingOffToTheSide && journalMode() == ["wal"]
+                ? SQLiteReaderPool(capacity: readers) {
+                    SQLiteReader(fileCheck: fileCheck, keepsSearchIndex: searchIndex)
+                } : nil
         } catch let error as SQLiteError {
             throw error.postStoreError(path: path)
         }
@@ -204,41 +228,28 @@ public actor SQLitePostStore: PostStoreProtocol {
         path.isAbsolutePath || path.utf8.starts(with: "./".utf8) ? path : "./" + path
     }
 
-    /// Runs a read, refusing a store whose file was deleted or moved while open: its `-wal` and `-shm` files may
-    /// belong to a new file by now, so answers from the old one could be wrong or fail obscurely.
-    ///
-    /// The check costs a `stat` of the path, more than a lookup by id, so reads look again only once
-    /// `movedCheckInterval` (1 ms) has passed since the last look found the file in place: a read may answer from a
-    /// file deleted less than a millisecond ago, as it would have just before. Writes look every time, under the
-    /// write lock; once a look finds the file gone, every later call is refused. (The interval is measured on the
-    /// system's monotonic clock, not the injected one: it bounds staleness in real time, and a test clock that
-    /// never advances would turn it into "look once".)
-    func read<Result>(_ body: () throws -> Result) throws -> Result {
-        let now = ContinuousClock.now
-        if hasMoved || fileLastFoundInPlace.map({ now - $0 >= movedCheckInterval }) ?? true {
-            try refuseIfMoved(nothingWritten: false)
-            fileLastFoundInPlace = now
-        }
-        return try sqlite(body)
-    }
-
-    func refuseIfMoved(nothingWritten: Bool) throws {
-        guard hasMoved || connection.fileHasMoved() else { return }
-        hasMoved = true
-        let consequence = nothingWritten ? "; nothing was written" : ""
-        throw PostStoreError(
-            .storeNotFound,
-            "The SQLite store \(path) was deleted or moved while it was open\(consequence).",
-            path: path
-        )
-    }
-
-    /// Runs SQLite work, turning a ``SQLiteError`` into the ``PostStoreError`` callers see.
-    private func sqlite<Result>(_ body: () throws -> Result) throws -> Result {
+    /// Runs a read on an idle reader (or on the writer, for a store without readers), refusing a store whose file
+    /// was deleted or moved while open (``SQLiteFileCheck``), and turning a ``SQLiteError`` into the
+    /// ``PostStoreError`` callers see.
+    nonisolated func read<Result: Sendable>(
+        _ body: @escaping @Sendable (SQLitePostTables) throws -> Result
+    ) async throws -> Result {
         do {
-            return try body()
+            guard let readers else { return try await readOnWriter(body) }
+            return try await readers.read(body)
         } catch let error as SQLiteError {
             throw error.postStoreError(path: path)
         }
     }
+
+    private func readOnWriter<Result: Sendable>(
+        _ body: @Sendable (SQLitePostTables) throws -> Result
+    ) throws
+        -> Result
+    {
+        try fileCheck.checkBeforeRead(writer.connection)
+        return try body(writer)
+    }
 }
+
+extension SQLitePostStore: NonblockingStore {}

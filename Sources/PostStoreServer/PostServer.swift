@@ -100,10 +100,12 @@ public struct PostServer: Sendable {
                         )
                     )
                 )
-                // A store on a server never blocks a thread (its calls await the network): its requests stay on
-                // their connection's event loop. The file and memory engines read the disk or scan posts in the
-                // call, which would hold up every connection of the loop: theirs run on Swift's pool.
-                return store is any ServerStore ? EventLoopBoundChannel(base: channel) : channel
+                // A store on a server, or one that runs its work on executors of its own, never blocks a thread
+                // (its calls await the network or those executors): its requests stay on their connection's event
+                // loop. The memory engine scans posts in the call, which would hold up every connection of the
+                // loop: its requests run on Swift's pool.
+                let isNonblocking = store is any ServerStore || store is any NonblockingStore
+                return isNonblocking ? EventLoopBoundChannel(base: channel) : channel
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),

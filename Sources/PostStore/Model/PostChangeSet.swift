@@ -110,12 +110,15 @@ public struct PostChangeSet: Sendable, Hashable {
         return state
     }
 
-    /// The change set with a stream's posts read and appended to its upserts.
-    func appendingUpserts(from stream: PostStream) throws -> PostChangeSet {
-        var changes = self
-        var reader = try stream.makeReader()
-        changes.upserts += try reader.readAll()
-        return changes
+    /// The change set with a stream's posts read and appended to its upserts, read on ``BlockingWorkExecutor``: a
+    /// stream over a file reads it, which must not hold a thread of Swift's cooperative pool.
+    func appendingUpserts(from stream: PostStream) async throws -> PostChangeSet {
+        try await withTaskExecutorPreference(BlockingWorkExecutor.shared) { [self] in
+            var changes = self
+            var reader = try stream.makeReader()
+            changes.upserts += try reader.readAll()
+            return changes
+        }
     }
 
     /// Whether the change set writes nothing at all.
