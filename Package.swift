@@ -47,7 +47,7 @@ let package = Package(
         // The `poststore` command line.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // HTTP's currency types (requests, responses, header fields), which URLSession, AsyncHTTPClient and
-        // Hummingbird all speak: the HTTP data service's transport seam, and later the server's. Pure Swift, small.
+        // Hummingbird all speak: the HTTP data service's transport seam and the server's. Pure Swift, small.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // The PostgreSQL engine's client (NIO); only PostStorePostgres and its tests build it.
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -77,15 +77,15 @@ let package = Package(
         // live graph in it. Apart from the core so that an app or engine that injects through initializers
         // compiles none of it.
         .target(name: "PostStoreContainer", dependencies: ["PostStore"], swiftSettings: swiftSettings),
-        // The engines' plug-in point: `StoreEngine` (the entry each engine module declares, and `.memory` for the
-        // core's in-memory engine), the options a store is opened with, and what `info` and `migrate` read of a
-        // store. Below the engines, above the core.
         // What the NIO-based modules share (the server, the PostgreSQL engine): a task executor on an event loop.
         .target(
             name: "PostStoreNIO",
             dependencies: [.product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
+        // The engines' plug-in point and kit: `StoreEngine` (the entry each engine module declares, and `.memory` for
+        // the core's in-memory engine), the options a store is opened with, what `info` and `migrate` read of a
+        // store, and the executors an engine runs its blocking work on. Below the engines, above the core.
         .target(
             name: "PostStoreEngines",
             dependencies: ["PostStore", .product(name: "Logging", package: "swift-log")],
@@ -137,8 +137,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The PostgreSQL engine: one store shared by many machines, over postgres-nio (the only module that builds
-        // NIO, with the composition root and the tools above it).
+        // The PostgreSQL engine: one store shared by many machines, over postgres-nio (the only engine that builds
+        // NIO; the server, PostStoreNIO and the composition root with its trait on are the other modules that do).
         .target(
             name: "PostStorePostgres",
             dependencies: [

@@ -261,7 +261,9 @@ def main():
             shutil.rmtree(worktree / "Benchmarks/Concurrency", ignore_errors=True)
             shutil.copytree(REPO / "Benchmarks/Concurrency", worktree / "Benchmarks/Concurrency",
                             ignore=shutil.ignore_patterns(".build"))
-            builds.append((f"{args.baseline} ({commit.stdout.strip()})", build(worktree, args.baseline)))
+            short = commit.stdout.strip()
+            label = short if args.baseline.startswith(short) else f"{args.baseline} ({short})"
+            builds.append((label, build(worktree, args.baseline)))
 
         print(f"writing {args.posts:,} posts and syncing them into a SQLite store ...", file=sys.stderr, flush=True)
         posts_file, seed_file = folder / "posts.json", folder / "seed.json"
@@ -270,7 +272,7 @@ def main():
                                          for i in range(1, 101)]))
         sqlite_path = folder / "served.sqlite"
         subprocess.run([str(builds[0][1][0]), "sync", "--from", str(posts_file), "--store", str(sqlite_path),
-                        "--quiet"], check=True)
+                        "--quiet"], check=True, stdout=subprocess.DEVNULL)
 
         serve_rounds, stall_rounds, datasette_rounds, lookup_rounds = [], [], [], []
         for round_number in range(1, args.runs + 1):

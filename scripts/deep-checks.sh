@@ -14,6 +14,8 @@
 #               loop on one PostgreSQL store (scripts/postgres-soak.py: 20 s at smoke size, 60 s with --full)
 #   api         the HTTP API against openapi.yaml (scripts/api-check.sh, schemathesis from PyPI)
 #   serve       poststore serve under load (scripts/serve-benchmark.py: wrk, datasette from PyPI)
+#   concurrency one slow call beside everyone else's: serve during slow searches, an app syncing two stores, calls
+#               one after another (scripts/concurrency-benchmark.py; --full: a million posts, three rounds)
 #   feed        the changes feed: delta sync, follow latency, catch-up, idle long-polls (scripts/feed-benchmark.py)
 #   observe     observation: latency, idle observers, a sync observed, PostgreSQL writers with a listener
 #               (poststore-benchmarks --observation)
@@ -33,7 +35,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-all_steps=(asan tsan benchmarks crash soak faults pgsoak api serve feed observe differential fuzz)
+all_steps=(asan tsan benchmarks crash soak faults pgsoak api serve concurrency feed observe differential fuzz)
 usage() {
     echo "usage: $0 [--only STEP[,STEP…]] [--skip STEP[,STEP…]] [--full]   (steps: ${all_steps[*]})" >&2
     exit 64
@@ -71,7 +73,7 @@ missing=()
 if [[ -n ${POSTSTORE_STARVATION_LIMIT:-} ]] && { selected asan || selected tsan; }; then
     command -v gdb >/dev/null || missing+=(gdb)
 fi
-if selected serve; then command -v wrk >/dev/null || missing+=(wrk); fi
+if selected serve || selected concurrency; then command -v wrk >/dev/null || missing+=(wrk); fi
 if ((${#missing[@]})); then
     sudo=""
     [[ $(id -u) -eq 0 ]] || sudo="sudo"
@@ -160,6 +162,14 @@ run_step() {
             $full && seconds=10
             python3 scripts/serve-benchmark.py --poststore "$poststore" --posts 2000 --seconds "$seconds" \
                 --postgres "$postgres"
+            ;;
+        concurrency)
+            command -v datasette >/dev/null || pip_install 'datasette<0.66'
+            if $full; then
+                python3 scripts/concurrency-benchmark.py
+            else
+                python3 scripts/concurrency-benchmark.py --posts 2000 --runs 1 --seconds 1
+            fi
             ;;
         feed)
             release_build

@@ -122,10 +122,14 @@ public final class PostListModel {
         postsObservation = Task { [store] in
             do {
                 for try await found in store.observe(query) {
+                    // A search after this one cancelled the task on the main actor, where this runs too: a result
+                    // that was read before (or while) it was cancelled is the old search's, never shown.
+                    guard !Task.isCancelled else { return }
                     posts = found
                     status = .loaded
                 }
             } catch {
+                guard !Task.isCancelled else { return }
                 status = .failed(Self.message(for: error))
             }
         }

@@ -3,9 +3,9 @@ import PostgresNIO
 import Synchronization
 
 /// Observation of a PostgreSQL store, from any machine: every write transaction ends with one `NOTIFY` on the
-/// store's channel carrying the store's new change token (its id and revision) (one per transaction, never one per row: PostgreSQL serializes the
-/// commits of notifying transactions on one lock), and the store's watcher `LISTEN`s on a connection of the pool
-/// while anyone observes.
+/// store's channel carrying the store's new change token (its id and revision) (one per transaction, never one per row:
+/// PostgreSQL serializes the commits of notifying transactions on one lock), and the store's watcher `LISTEN`s on a
+/// connection of the pool while anyone observes.
 extension PostgresPostStore: ObservedStore {
     package func makeCommitProbe() -> any CommitProbe {
         PostgresCommitProbe(store: self)
@@ -48,15 +48,15 @@ final class PostgresCommitProbe: CommitProbe {
         }
     }
 
-    func toldToken(atMark mark: Int) -> ChangeToken? {
+    func notifiedToken(atMark mark: Int) -> ChangeToken? {
         state.withLock { $0.mark == mark ? $0.token : nil }
     }
 
-    func startNews(onCommit: @escaping @Sendable () -> Void) -> (any CommitNews)? {
+    func startNotifications(onCommit: @escaping @Sendable () -> Void) -> (any CommitNotifications)? {
         ListeningTask(task: Task { await listen(onCommit: onCommit) })
     }
 
-    var newsPrecedesCommit: Bool { false }
+    var notificationPrecedesCommit: Bool { false }
 
     var pollInterval: Duration { .seconds(1) }
 
@@ -100,7 +100,7 @@ final class PostgresCommitProbe: CommitProbe {
     }
 
     /// The listening, stopped by cancelling its task (which sends `UNLISTEN` and gives the connection back).
-    private struct ListeningTask: CommitNews {
+    private struct ListeningTask: CommitNotifications {
         let task: Task<Void, Never>
 
         func stop() {

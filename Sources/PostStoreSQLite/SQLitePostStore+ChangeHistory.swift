@@ -147,8 +147,7 @@ extension SQLitePostTables {
     }
 
     /// The posts written in `(since, end]`, found through the revision index: without the hint SQLite scans every
-    /// post in id order to spare a sort: 146 ms for 110 changes among 1,000,000 posts, 4 ms with it (measured
-    /// 2026-11-28 through `serve`).
+    /// post in id order to spare a sort, dozens of times slower (Benchmarks/README.md, "Figures behind the code").
     private func postsWritten(after since: Int, through end: Int) throws(SQLiteError) -> [Post] {
         try connection.withStatement(
             """

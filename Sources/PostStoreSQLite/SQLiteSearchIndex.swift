@@ -101,13 +101,12 @@ struct SQLiteSearchIndex {
     ///
     /// FTS5 writes its pending rows to a new segment every megabyte or so and merges segments four at a time, a
     /// level up. Merging as it goes leaves a few large segments on a low level, owed a merge that later writes pay
-    /// in bursts: on a million-post store, one single-post write in 64 took 40 to 340 ms instead of 2. So the
-    /// statement runs with automatic merging off (FTS5 still merges 16 segments of one level at once, a "crisis
+    /// in bursts (on a million-post store, one single-post write in 64 took tens to hundreds of times longer). So
+    /// the statement runs with automatic merging off (FTS5 still merges 16 segments of one level at once, a "crisis
     /// merge", which stacks them a few levels high), and one `optimize` merges everything into one segment, on a
-    /// level above all of them: there small writes take hundreds of writes to reach it. A million posts: 12.6 s
-    /// instead of 14.1, and their single-post writes take at most 21 ms (p99 11 ms) over 400. (Without the crisis
-    /// merges the one segment lands on level 1, where the next few writes merge into it: a write then took 3.3 s.)
-    /// Measured 2026-11-28 with the `sqlite3` shell and `poststore serve`.
+    /// level above all of them: there small writes take hundreds of writes to reach it. It builds faster too.
+    /// (Without the crisis merges the one segment lands on level 1, where the next few writes merge into it, each
+    /// for seconds.) The figures are in Benchmarks/README.md, "Figures behind the code".
     ///
     /// - Parameters:
     ///   - reportsProgress: Whether to count the rows; the benchmark compares the build with and without it.

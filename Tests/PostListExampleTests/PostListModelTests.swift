@@ -243,11 +243,13 @@ private func until(
             return
         }
         let (changes, changed) = AsyncStream.makeStream(of: Void.self)
-        withObservationTracking {
-            _ = condition()
+        // The condition is read again as the tracking begins: a change between the loop's look and here is seen.
+        let holds = withObservationTracking {
+            condition()
         } onChange: {
             changed.finish()
         }
+        if holds { return }
         let timer = Task {
             try? await Task.sleep(until: deadline, clock: .continuous)
             changed.finish()

@@ -99,25 +99,22 @@ import Testing
         #expect(result.outputLines == ["20", "19"], "the edit left the count as it was: \(result)")
     }
 
-    @Test func outputThatCannotBeWrittenIsOneLineAnd74() throws {
+    @Test func outputThatCannotBeWrittenIsOneLineAnd74() async throws {
         let sandbox = try Sandbox()
-        let process = Process()
-        process.executableURL = try PostStoreExecutable.url()
-        process.arguments = ["query", "--store", sandbox.path("posts.sqlite"), "--count"]
-        try sandbox.write(Self.posts, to: "posts.json")
-        let seed = Process()
-        seed.executableURL = process.executableURL
-        seed.arguments = ["sync", "--from", sandbox.path("posts.json"), "--store", sandbox.path("posts.sqlite")]
-        seed.standardOutput = FileHandle.nullDevice
-        try seed.run()
-        seed.waitUntilExit()
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 74)
-        #expect(message == "poststore: cannot write the output: no space left on device.\n")
+        try await sandbox.seed(Self.posts, into: "posts.sqlite")
+        // A shell gives the command /dev/full as its standard output, which ChildProcess (posix_spawn) cannot.
+        let binary = try PostStoreExecutable.url().path
+        let outcome = try await onOwnThread {
+            try ChildProcess.run(
+                "/bin/sh",
+                ["-c", #"exec "$0" query --store "$1" --count > /dev/full"#, binary, sandbox.path("posts.sqlite")],
+                environment: ["PATH": "/usr/bin:/bin"]
+            )
+        }
+        #expect(outcome.termination == .exited(74))
+        #expect(
+            String(decoding: outcome.standardError, as: UTF8.self)
+                == "poststore: cannot write the output: no space left on device.\n"
+        )
     }
 }

@@ -28,21 +28,21 @@ enum CopyScenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case serverFailsWhileWriteWaits
     /// The server stops reading and the session's watchdog (limit 1 s) gives up in copy mode.
     case serverStopsAnswering
-    /// 40 copies whose backends are terminated at random moments, half of them written in a tight loop and half
-    /// paced.
-    case terminatedAtRandom
+    /// 40 copies whose backends are terminated part way, each round at another moment (1 to 60 ms in), half of them
+    /// written in a tight loop and half paced.
+    case terminatedPartWay
 
     /// The scenarios that reproduce postgres-nio 1.33.2's failures through postgres-nio alone.
     static let reproductions: [CopyScenario] = [
         .clientClosesInCopyMode, .writeAfterServerClosed, .copyDoneAfterServerClosed, .copyFailAfterServerClosed,
-        .serverFailsWhileWriteWaits, .terminatedAtRandom,
+        .serverFailsWhileWriteWaits, .terminatedPartWay,
     ]
 
     /// The scenarios the store's copy must survive. It never closes a connection in copy mode itself: its watchdog
     /// holds off instead (``serverStopsAnswering``).
     static let storeCases: [CopyScenario] = [
         .writeAfterServerClosed, .copyDoneAfterServerClosed, .copyFailAfterServerClosed, .serverFailsWhileWriteWaits,
-        .serverStopsAnswering, .terminatedAtRandom,
+        .serverStopsAnswering, .terminatedPartWay,
     ]
 
     var testDescription: String { rawValue }
@@ -111,9 +111,9 @@ struct CopyScenarioRun: Sendable {
             }
         case .serverStopsAnswering:
             try await copyIntoAStalledServer(limit: .seconds(1)) { _, _ in }
-        case .terminatedAtRandom:
+        case .terminatedPartWay:
             for round in 1...40 {
-                guard try await copyTerminatedAtRandom(round: round, paced: round.isMultiple(of: 2)) else { return }
+                guard try await copyTerminatedPartWay(round: round, paced: round.isMultiple(of: 2)) else { return }
             }
         }
     }
@@ -173,10 +173,11 @@ struct CopyScenarioRun: Sendable {
         #expect(ended.hasPrefix("failed"), "scenario: the copy \(ended)")
     }
 
-    /// A copy written for up to 2 s whose backend is terminated after 1 to 60 ms: it must fail within 10 s.
+    /// A copy written for up to 2 s whose backend is terminated after 1 to 60 ms (chosen by the round, so that a
+    /// failing round can be replayed): it must fail within 10 s.
     ///
     /// - Returns: Whether it did.
-    private func copyTerminatedAtRandom(round: Int, paced: Bool) async throws -> Bool {
+    private func copyTerminatedPartWay(round: Int, paced: Bool) async throws -> Bool {
         let (connection, backend) = try await Self.connectWithTable()
         defer { Task { try? await connection.close() } }
         let outcome = CopyOutcome()
@@ -195,18 +196,19 @@ struct CopyScenarioRun: Sendable {
                 outcome.end("failed: \(String(describing: error).prefix(80))")
             }
         }
-        // The fault lands at a random point of the copy, which is the scenario.
-        try await Task.sleep(for: .milliseconds(Int.random(in: 1...60)))
+        // The fault lands at a point of the copy that the round chooses: the rounds spread over 1 to 60 ms (37 and 60
+        // have no common factor, so 60 rounds would take every millisecond once).
+        let delay = Duration.milliseconds(1 + round * 37 % 60)
+        try await Task.sleep(for: delay)
         try await Self.terminate(backend)
         guard let ended = await outcome.value(within: .seconds(10) - (ContinuousClock.now - started)) else {
             copying.cancel()
-            Issue.record(
-                "scenario: round \(round): the copy had not ended 10 s after it started (a write that never returns)"
-            )
+            let what = "the copy had not ended 10 s after it started (a write that never returns)"
+            Issue.record("scenario: round \(round), terminated after \(delay): \(what)")
             return false
         }
         Self.say("round \(round): the copy \(ended)")
-        #expect(ended.hasPrefix("failed"), "scenario: round \(round): the copy \(ended)")
+        #expect(ended.hasPrefix("failed"), "scenario: round \(round), terminated after \(delay): the copy \(ended)")
         return true
     }
 

@@ -5,8 +5,8 @@ extension InMemoryPostStore: ObservedStore {
     }
 }
 
-/// The probe of an ``InMemoryPostStore``: its count of writes. Every write is told by the store itself, so the news
-/// is none and nothing is ever read while idle.
+/// The probe of an ``InMemoryPostStore``: its count of writes. Every write is told by the store itself, so the
+/// notifications is none and nothing is ever read while idle.
 struct InMemoryCommitProbe: CommitProbe {
     let store: InMemoryPostStore
 
@@ -14,18 +14,18 @@ struct InMemoryCommitProbe: CommitProbe {
         await store.commits
     }
 
-    func startNews(onCommit: @escaping @Sendable () -> Void) -> (any CommitNews)? {
+    func startNotifications(onCommit: @escaping @Sendable () -> Void) -> (any CommitNotifications)? {
         OwnWritesOnly()
     }
 
-    var newsPrecedesCommit: Bool { false }
+    var notificationPrecedesCommit: Bool { false }
 
     var pollInterval: Duration { .seconds(3_600) }
 
     var quietInterval: Duration? { nil }
 
-    /// News that never comes: every write is the store's own.
-    struct OwnWritesOnly: CommitNews {
+    /// A notification that never comes: every write is the store's own.
+    struct OwnWritesOnly: CommitNotifications {
         func stop() {}
     }
 }

@@ -2,14 +2,14 @@
 /// store's observers, or each long-poll of `poststore serve`'s changes feed).
 ///
 /// While anyone waits it reads the store's commit mark (``CommitProbe/commitMark()``, microseconds) and, when the
-/// mark has moved, the store's token (``PostStoreProtocol/changeToken()``, one small read, unless the news told it),
-/// then answers the waiters whose stamp is behind. It reads at once when told of a commit: by the store itself
-/// (``storeDidChange()``, a commit of this process) or by the probe's news (another process or machine). News that
-/// may come before its commit (file events) starts a burst: reads every `interval` for ``burst`` after the last
-/// news, less often while the mark stays where it was (a long write, such as a sync, makes news all along). Quiet,
-/// it reads only every ``CommitProbe/quietInterval`` (or ``CommitProbe/pollInterval`` where there is no news).
-/// Under a stream of writes it answers a new stamp at most every ``answerGap``. While no one waits it runs nothing
-/// and holds no news.
+/// mark has moved, the store's token (``PostStoreProtocol/changeToken()``, one small read, unless a notification told
+/// it), then answers the waiters whose stamp is behind. It reads at once when told of a commit: by the store itself
+/// (``storeDidChange()``, a commit of this process) or by the probe's notifications (another process or machine). A
+/// notification that may come before its commit (file events) starts a burst: reads every `interval` for ``burst``
+/// after the last notification, less often while the mark stays where it was (a long write, such as a sync, makes
+/// notifications all along). Quiet, it reads only every ``CommitProbe/quietInterval`` (or ``CommitProbe/pollInterval``
+/// where there is no notification). Under a stream of writes it answers a new stamp at most every ``answerGap``. While
+/// no one waits it runs nothing and holds no notification.
 package final class ChangeWatcher: Sendable {
     /// What a waiter waits for.
     package enum Concern: Sendable {
@@ -38,21 +38,21 @@ package final class ChangeWatcher: Sendable {
         var nextID = 0
         var isPolling = false
         /// A commit was announced since the last read of the mark.
-        var isPoked = false
+        var wasNotified = false
         var isStopped = false
-        /// The last stamp read, while the news runs: a mark equal to its mark means the same token.
+        /// The last stamp read, while the notifications run: a mark equal to its mark means the same token.
         var last: StoreStamp?
         /// The pause between two reads, cancelled to read at once.
         var pause: Task<Void, Never>?
         /// Who waits for so many waiters (``waiters(atLeast:)``).
         var countWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        /// The probe's news, while polling.
-        var news: (any CommitNews)?
-        /// Until when the mark is read often (after news that comes before its commit).
+        /// The probe's notifications, while polling.
+        var notifications: (any CommitNotifications)?
+        /// Until when the mark is read often (after a notification that comes before its commit).
         var burstEnd = Duration.zero
         /// The pause between two reads in a burst: `interval` for ``steadyBurst``, then doubled by each read that
-        /// finds the mark where it was, up to ``longestBurstStep`` (a long write, such as a sync, makes news all
-        /// along its transaction).
+        /// finds the mark where it was, up to ``longestBurstStep`` (a long write, such as a sync, makes notifications
+        /// all along its transaction).
         var burstStep = Duration.zero
         /// When the burst began, or the mark last moved in it.
         var burstStart = Duration.zero
@@ -60,15 +60,15 @@ package final class ChangeWatcher: Sendable {
         var lastAnswered: Duration?
     }
 
-    /// How long the mark is read every `interval` after news of a commit: a SQLite commit is visible a moment
+    /// How long the mark is read every `interval` after a notification of a commit: a SQLite commit is visible a moment
     /// after its last file event.
     package static let burst = Duration.milliseconds(50)
     /// How often a store whose files are watched is read when they have not changed: for a write no file event
     /// reports (another machine writing a shared file).
     package static let idleInterval = Duration.seconds(1)
-    /// How long a pause lasts when nothing but news or a deadline can end it.
+    /// How long a pause lasts when nothing but a notification or a deadline can end it.
     private static let untilWoken = Duration.seconds(3_600)
-    /// The longest pause between two reads in a burst of news.
+    /// The longest pause between two reads in a burst of notifications.
     package static let longestBurstStep = Duration.milliseconds(16)
     /// How long a burst reads every `interval` before its reads come less often: a commit is visible within a few
     /// milliseconds of its first file event.
@@ -86,7 +86,7 @@ package final class ChangeWatcher: Sendable {
     /// - Parameters:
     ///   - store: The store watched.
     ///   - probe: How its commits are noticed.
-    ///   - interval: How often the mark is read after news.
+    ///   - interval: How often the mark is read after a notification.
     ///   - clock: What the pauses and the waits' timeouts are measured on.
     package init(
         store: any PostStoreProtocol,
@@ -105,7 +105,7 @@ package final class ChangeWatcher: Sendable {
     ///
     /// - Parameters:
     ///   - store: The store watched.
-    ///   - interval: How often the mark is read after news.
+    ///   - interval: How often the mark is read after a notification.
     ///   - clock: What the pauses and the waits' timeouts are measured on.
     package convenience init(store: any PostStoreProtocol, interval: Duration, clock: any ClockProtocol) {
         let observed = store as? any ObservedStore
@@ -157,10 +157,10 @@ package final class ChangeWatcher: Sendable {
                     let reached = state.countWatchers.filter { $0.count <= waiting }.map(\.continuation)
                     state.countWatchers.removeAll { $0.count <= waiting }
                     // Behind what the poll has read already (a commit told before this waiter came): the poll
-                    // answers it now, or when the answer gap allows, rather than at the next news.
+                    // answers it now, or when the answer gap allows, rather than at the next notification.
                     var pause: Task<Void, Never>?
                     if state.isPolling, let last = state.last, waiter.isBehind(last) {
-                        state.isPoked = true
+                        state.wasNotified = true
                         pause = state.pause
                     }
                     return .waiting(startsPolling: !state.isPolling, counted: reached, pause: pause)
@@ -175,7 +175,8 @@ package final class ChangeWatcher: Sendable {
                 }
             }
         } onCancel: {
-            // The last waiter gone, the poll's pause is cut short so that it stops now and lets go of its news.
+            // The last waiter gone, the poll's pause is cut short so that it stops now and lets go of its
+            // notifications.
             let (waiter, pause) = state.withLock { state in
                 (state.waiters.removeValue(forKey: id), state.waiters.isEmpty ? state.pause : nil)
             }
@@ -207,7 +208,7 @@ package final class ChangeWatcher: Sendable {
     /// Tells the watcher that this process has just committed a write to the store: the mark is read at once.
     package func storeDidChange() {
         state.withLock { state in
-            state.isPoked = true
+            state.wasNotified = true
             return state.pause
         }?.cancel()
     }
@@ -227,14 +228,14 @@ package final class ChangeWatcher: Sendable {
         for waiter in waiters { waiter.continuation.resume(returning: nil) }
     }
 
-    /// News of a commit. News that comes after its commit (PostgreSQL's) is read at once. News that may come
-    /// before it (file events) starts a burst of reads, at once and then every `interval` and less often, for
-    /// ``burst`` after the last news; news within a burst only extends it.
-    private func newsOfCommit() {
+    /// A notification of a commit. A notification that comes after its commit (PostgreSQL's) is read at once. A
+    /// notification that may come before it (file events) starts a burst of reads, at once and then every `interval`
+    /// and less often, for ``burst`` after the last notification; a notification within a burst only extends it.
+    private func commitNotification() {
         let now = clock.uptime()
         state.withLock { state in
-            guard probe.newsPrecedesCommit else {
-                state.isPoked = true
+            guard probe.notificationPrecedesCommit else {
+                state.wasNotified = true
                 return state.pause
             }
             let isQuiet = now >= state.burstEnd
@@ -242,7 +243,7 @@ package final class ChangeWatcher: Sendable {
             guard isQuiet else { return nil }
             state.burstStep = interval
             state.burstStart = now
-            state.isPoked = true
+            state.wasNotified = true
             return state.pause
         }?.cancel()
     }
@@ -253,7 +254,11 @@ package final class ChangeWatcher: Sendable {
             let mark = try await probe.commitMark()
             if let last = state.withLock({ $0.last }), last.mark == mark { return .success(last) }
             let token: ChangeToken
-            if let told = probe.toldToken(atMark: mark) { token = told } else { token = try await store.changeToken() }
+            if let told = probe.notifiedToken(atMark: mark) {
+                token = told
+            } else {
+                token = try await store.changeToken()
+            }
             let stamp = StoreStamp(token: token, mark: mark)
             state.withLock { $0.last = stamp }
             return .success(stamp)
@@ -265,15 +270,15 @@ package final class ChangeWatcher: Sendable {
 
     /// Reads the store and answers the waiters it concerns, then pauses, until no one waits.
     private func poll() async {
-        let news = probe.startNews { [weak self] in self?.newsOfCommit() }
-        // What was read before this news began may be stale: a commit in between was told to no one.
+        let notifications = probe.startNotifications { [weak self] in self?.commitNotification() }
+        // What was read before these notifications began may be stale: a commit in between was told to no one.
         state.withLock { state in
-            state.news = news
+            state.notifications = notifications
             state.last = nil
         }
         while true {
             // A commit announced from here on is one this read may miss: it makes the next read come at once.
-            state.withLock { $0.isPoked = false }
+            state.withLock { $0.wasNotified = false }
             let previous = state.withLock { $0.last }
             let stamp = await read()
             let now = clock.uptime()
@@ -309,12 +314,14 @@ package final class ChangeWatcher: Sendable {
                 }
                 guard !state.waiters.isEmpty else {
                     state.isPolling = false
-                    state.news?.stop()
-                    state.news = nil
+                    state.notifications?.stop()
+                    state.notifications = nil
                     return (answered, Duration?.none)
                 }
                 let step: Duration? =
-                    if state.news == nil { probe.pollInterval } else if now < state.burstEnd { state.burstStep } else {
+                    if state.notifications == nil { probe.pollInterval } else if now < state.burstEnd {
+                        state.burstStep
+                    } else {
                         probe.quietInterval
                     }
                 let nearest = state.waiters.values.compactMap(\.deadline).min().map { max($0 - now, .zero) }
@@ -326,7 +333,7 @@ package final class ChangeWatcher: Sendable {
             let sleeper = Task { [clock] in _ = try? await clock.sleep(for: pause) }
             let skip = state.withLock { state in
                 state.pause = sleeper
-                return state.isPoked
+                return state.wasNotified
             }
             if skip { sleeper.cancel() }
             await sleeper.value

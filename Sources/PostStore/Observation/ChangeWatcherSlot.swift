@@ -1,6 +1,6 @@
 /// Where an engine keeps its watchers: the one its observers share (``PostStoreProtocol/sharedWatcher``) and any
 /// a server made for itself, all held weakly, so that a watcher, and what it holds (its probe's connection, its
-/// news), goes with the last of its users; each is told of the engine's own commits.
+/// notifications), goes with the last of its users; each is told of the engine's own commits.
 package final class ChangeWatcherSlot: Sendable {
     private struct Weak: @unchecked Sendable {
         // `weak var` makes the struct non-Sendable to the compiler; it is read and written only under the lock

@@ -1,7 +1,7 @@
-/// How a ``ChangeWatcher`` learns that a store committed a write: a cheap mark read often, and news of commits
+/// How a ``ChangeWatcher`` learns that a store committed a write: a cheap mark read often, and notifications of commits
 /// pushed as they happen where the engine has any. Each engine of this package has its own (``ObservedStore``).
 ///
-/// | engine | mark | news |
+/// | engine | mark | notifications |
 /// | --- | --- | --- |
 /// | in memory | a count of its writes | its own writes (it has no others) |
 /// | SQLite | `PRAGMA data_version` on a connection of the probe's own | inotify on the file's folder |
@@ -15,39 +15,39 @@ package protocol CommitProbe: Sendable {
     /// - Throws: What reading it throws; the watcher's waiters get the error.
     func commitMark() async throws -> Int
 
-    /// The store's token at a mark, when the news told it (a PostgreSQL notification carries it): the watcher then
-    /// need not read it. `nil` when the mark has moved since, or the news tells no token.
+    /// The store's token at a mark, when a notification told it (a PostgreSQL notification carries it): the watcher
+    /// then need not read it. `nil` when the mark has moved since, or the notification tells no token.
     ///
     /// - Parameter mark: A mark ``commitMark()`` returned.
-    func toldToken(atMark mark: Int) -> ChangeToken?
+    func notifiedToken(atMark mark: Int) -> ChangeToken?
 
     /// Starts telling of commits as they happen: `onCommit` is called soon after each (possibly a moment before
     /// its mark changes, as file events come before a SQLite commit is visible).
     ///
     /// - Parameter onCommit: What to call.
-    /// - Returns: What stops the news, or `nil` when there is none here (the mark is then read every
+    /// - Returns: What stops the notifications, or `nil` when there is none here (the mark is then read every
     ///   ``pollInterval``).
-    func startNews(onCommit: @escaping @Sendable () -> Void) -> (any CommitNews)?
+    func startNotifications(onCommit: @escaping @Sendable () -> Void) -> (any CommitNotifications)?
 
-    /// Whether news may come before its commit is visible (file events do; a PostgreSQL notification comes after
-    /// the commit): the watcher then reads in a burst after news, rather than once.
-    var newsPrecedesCommit: Bool { get }
+    /// Whether a notification may come before its commit is visible (file events do; a PostgreSQL notification comes
+    /// after the commit): the watcher then reads in a burst after a notification, rather than once.
+    var notificationPrecedesCommit: Bool { get }
 
-    /// How often the mark is read when there is no news: the longest a write goes unseen then.
+    /// How often the mark is read when there is no notification: the longest a write goes unseen then.
     var pollInterval: Duration { get }
 
-    /// How often the mark is read while the news runs and is quiet, for a commit it cannot tell (another machine
-    /// writing a shared file), or `nil` when it tells every commit.
+    /// How often the mark is read while the notifications run and is quiet, for a commit it cannot tell (another
+    /// machine writing a shared file), or `nil` when it tells every commit.
     var quietInterval: Duration? { get }
 }
 
 extension CommitProbe {
-    package func toldToken(atMark mark: Int) -> ChangeToken? { nil }
+    package func notifiedToken(atMark mark: Int) -> ChangeToken? { nil }
 }
 
-/// News of commits that a ``CommitProbe`` started.
-package protocol CommitNews: Sendable {
-    /// Stops the news: its `onCommit` may still run once while it stops, never later.
+/// Notifications of commits that a ``CommitProbe`` started.
+package protocol CommitNotifications: Sendable {
+    /// Stops the notifications: its `onCommit` may still run once while it stops, never later.
     func stop()
 }
 

@@ -14,7 +14,7 @@ import Musl
 /// The closure may come before the write it announces has committed (a SQLite writer writes its pages, then marks
 /// the commit in memory shared with readers, which no file event reports): whoever reacts reads again a moment
 /// later.
-final class FileChangeMonitor: CommitNews {
+final class FileChangeMonitor: CommitNotifications {
     /// How long after an event the files are watched again: a write makes one event per system call (a sync,
     /// thousands a second, which cost it 8% when each was made and read), while whoever reacts reads in a burst
     /// after the first anyway. Each watch fires once (`IN_ONESHOT`) and is armed again after it, so the kernel makes
@@ -53,8 +53,8 @@ final class FileChangeMonitor: CommitNews {
         source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         let isStopped = isStopped
         source.setEventHandler {
-            // Any event is news, of a watched file or not: the one-shot watch is spent, and a watched file's event
-            // that follows (a JSON store's rename after its temporary file) is not made until it is armed again.
+            // Any event is a notification, of a watched file or not: the one-shot watch is spent, and a watched file's
+            // event that follows (a JSON store's rename after its temporary file) is not made until it is armed again.
             Self.readEvents(descriptor)
             onChange()
             queue.asyncAfter(deadline: .now() + Self.holdOff) {

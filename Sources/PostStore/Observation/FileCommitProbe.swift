@@ -1,7 +1,8 @@
 /// The probe of a store kept in files of the local file system, which any process may write (SQLite, JSON file):
-/// news from the file system (``FileChangeMonitor``, on Linux) and a mark the engine reads.
+/// notifications from the file system (``FileChangeMonitor``, on Linux) and a mark the engine reads.
 package struct FileCommitProbe: CommitProbe {
-    /// How often the mark is read where the file system gives no news (outside Linux, or past inotify's limits).
+    /// How often the mark is read where the file system gives no notification (outside Linux, or past inotify's
+    /// limits).
     package static let pollInterval = Duration.milliseconds(5)
 
     private let files: [String]
@@ -20,11 +21,11 @@ package struct FileCommitProbe: CommitProbe {
         try await mark()
     }
 
-    package func startNews(onCommit: @escaping @Sendable () -> Void) -> (any CommitNews)? {
+    package func startNotifications(onCommit: @escaping @Sendable () -> Void) -> (any CommitNotifications)? {
         FileChangeMonitor(files: files, onChange: onCommit)
     }
 
-    package var newsPrecedesCommit: Bool { true }
+    package var notificationPrecedesCommit: Bool { true }
 
     package var pollInterval: Duration { Self.pollInterval }
 

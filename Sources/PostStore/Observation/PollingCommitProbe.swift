@@ -13,9 +13,9 @@ package struct PollingCommitProbe: CommitProbe {
         return hasher.finalize()
     }
 
-    package func startNews(onCommit: @escaping @Sendable () -> Void) -> (any CommitNews)? { nil }
+    package func startNotifications(onCommit: @escaping @Sendable () -> Void) -> (any CommitNotifications)? { nil }
 
-    package var newsPrecedesCommit: Bool { false }
+    package var notificationPrecedesCommit: Bool { false }
 
     package var pollInterval: Duration { Self.interval }
 

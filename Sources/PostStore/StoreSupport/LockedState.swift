@@ -8,8 +8,8 @@ import Foundation
 /// lock inside the kernel (a priority-inheritance futex), which the uninstrumented standard library calls directly —
 /// and reports the accesses that lock orders as races. An `NSLock` is a pthread mutex, which the sanitizer
 /// intercepts. The PostgreSQL engine keeps its `Mutex`es: with this lock in its statement waiter, the sanitizer
-/// reported postgres-nio's row sequence, made on an event loop and read by the task that awaited it, as a race
-/// (measured on 2026-11-26); the `Mutex`'s atomic operations are what it sees ordering the two.
+/// reported postgres-nio's row sequence, made on an event loop and read by the task that awaited it, as a race; the
+/// `Mutex`'s atomic operations are what it sees ordering the two.
 ///
 /// `@unchecked Sendable`: `value` is read and written only inside `withLock`, which holds `lock` throughout, and
 /// `State` is `Sendable`, so what a caller takes out of it may cross threads.

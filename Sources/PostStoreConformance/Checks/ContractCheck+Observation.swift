@@ -132,7 +132,10 @@ extension ContractCheck {
             while !observed.watcherSlot.isEmpty, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }
-            #expect(observed.watcherSlot.isEmpty, "the store's watcher, and its news, went with the last observer")
+            #expect(
+                observed.watcherSlot.isEmpty,
+                "the store's watcher, and its notifications, went with the last observer"
+            )
         }
     }
 
