@@ -71,8 +71,6 @@ public actor SQLitePostStore: PostStoreProtocol {
     ///     every post (same results, slower); the index is then marked stale, and the next store opened with it
     ///     rebuilds it in one pass.
     ///   - clock: What a write waiting for another process's lock measures and sleeps on.
-    ///   - readers: How many reader connections the store opens at most, each when a read finds the others busy
-    ///     (at least 1).
     /// - Throws: `PostStoreError`: `storeNotFound`, `corruptStore` (also for another application's database),
     ///   `unsupportedVersion`, `migrationMismatch`, `ioFailure`, `storeBusy`.
     public init(
@@ -80,8 +78,37 @@ public actor SQLitePostStore: PostStoreProtocol {
         mode: StoreOpenMode,
         busyTimeout: Duration,
         searchIndex: Bool,
+        clock: any ClockProtocol
+    ) throws {
+        try self.init(
+            path: path,
+            mode: mode,
+            busyTimeout: busyTimeout,
+            searchIndex: searchIndex,
+            clock: clock,
+            readers: Self.defaultReaderCount
+        )
+    }
+
+    /// Opens the store at `path` with at most `readers` reader connections, and applies any pending migration.
+    ///
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - mode: Whether a missing file is created or an error.
+    ///   - busyTimeout: How long an operation waits for another process's write.
+    ///   - searchIndex: Whether to keep the text-search index.
+    ///   - clock: What a write waiting for another process's lock measures and sleeps on.
+    ///   - readers: How many reader connections the store opens at most, each when a read finds the others busy
+    ///     (at least 1; ``defaultReaderCount`` unless told). More let more slow reads run at once beside fast
+    ///     ones; each holds a page cache of up to 16 MiB.
+    /// - Throws: `PostStoreError`, as ``init(path:mode:busyTimeout:searchIndex:clock:)``.
+    public init(
+        path: String,
+        mode: StoreOpenMode,
+        busyTimeout: Duration,
+        searchIndex: Bool,
         clock: any ClockProtocol,
-        readers: Int = SQLitePostStore.defaultReaderCount
+        readers: Int
     ) throws {
         try self.init(
             path: path,
