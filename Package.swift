@@ -175,6 +175,12 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The pages' style sheet, script and icon, compiled in as byte arrays (PageAsset).
+            resources: [
+                .embedInCode("Pages/Resources/page.css"),
+                .embedInCode("Pages/Resources/page.js"),
+                .embedInCode("Pages/Resources/icon.svg"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The composition root: the one module that knows every engine and data service.

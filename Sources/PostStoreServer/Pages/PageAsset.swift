@@ -1,6 +1,7 @@
 import PostStore
 
-/// A file the pages load (their style sheet, their script), compiled into the server: nothing is read from disk or
+/// A file the pages load (their style sheet, their script, their icon), a real file in `Pages/Resources/` compiled
+/// into the server as its bytes (`.embedInCode`, as the migrations are): nothing is read from disk at run time or
 /// fetched from another origin. Its path holds a digest of its bytes, so that a browser may keep it for a year and
 /// still never run an old script against a new page.
 struct PageAsset: Sendable {
@@ -11,39 +12,38 @@ struct PageAsset: Sendable {
     /// Where it is served: `/_page/NAME.DIGEST.EXTENSION`.
     let path: String
 
-    private init(_ text: String, name: String, fileExtension: String, contentType: String) {
-        bytes = Array(text.utf8)
+    private init(_ bytes: [UInt8], name: String, fileExtension: String, contentType: String) {
+        self.bytes = bytes
         self.contentType = contentType
         var hasher = StableHasher()
-        hasher.combine(text)
+        hasher.combine(bytes: bytes)
         path = "\(Self.folder)\(name).\(hasher.hexadecimal.prefix(12)).\(fileExtension)"
     }
 
     /// The folder of the assets' paths.
     static let folder = "/_page/"
 
-    /// The style sheet (``PageStyle``).
+    /// The style sheet, `Resources/page.css`: system fonts, light and dark from the system's setting, a table that
+    /// becomes cards on a phone's width, and visible focus for the keyboard.
     static let style = PageAsset(
-        PageStyle.css,
+        PackageResources.page_css,
         name: "style",
         fileExtension: "css",
         contentType: "text/css; charset=utf-8"
     )
 
-    /// The script (``PageScript``).
+    /// The script, `Resources/page.js`: a list or a post follows the store through its page's Server-Sent Events,
+    /// and a post's page edits and deletes with its `ETag` as `If-Match`. The pages read without it.
     static let script = PageAsset(
-        PageScript.javaScript,
+        PackageResources.page_js,
         name: "page",
         fileExtension: "js",
         contentType: "text/javascript; charset=utf-8"
     )
 
-    /// The icon: a page of text in the accent colour.
+    /// The icon, `Resources/icon.svg`: a page of text in the accent colour.
     static let icon = PageAsset(
-        """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="4" y="2" width="24" height="28" rx="4" \
-        fill="#0b57d0"/><path d="M10 10h12M10 16h12M10 22h8" stroke="#fff" stroke-width="2.5" stroke-linecap="round"/></svg>
-        """,
+        PackageResources.icon_svg,
         name: "icon",
         fileExtension: "svg",
         contentType: "image/svg+xml"

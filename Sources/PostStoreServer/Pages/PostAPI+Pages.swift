@@ -3,7 +3,7 @@ import PostStore
 
 /// The pages for people: `GET /`, and the list and post routes when the request's `Accept` prefers HTML to JSON
 /// (a browser's does; a program's `*/*` or `application/json` gets JSON). The server renders them whole, so they
-/// read without JavaScript; their script (``PageScript``) follows the store and edits posts.
+/// read without JavaScript; their script (``PageAsset/script``) follows the store and edits posts.
 extension PostAPI {
     /// How many posts a list page shows when its address gives no window.
     static let pageSize = 50
