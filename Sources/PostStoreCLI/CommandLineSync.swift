@@ -6,7 +6,7 @@ import PostStoreHTTP
 import PostStoreLive
 
 /// One `poststore sync`, from its checked options to its report: the store's folder, a dry run's fallbacks, the
-/// live graph, and the write (into a new store built off to the side, see ``InterruptSafeWrite``).
+/// live graph, and the write (into a new store staged, see ``InterruptSafeWrite``).
 ///
 /// ``SyncCommand`` parses and prints; this does the rest. For example:
 ///
@@ -66,7 +66,7 @@ struct CommandLineSync {
             into: spec,
             intoNewStore: { staged in
                 // The staged store is released when this returns, before it is published.
-                let graph = try await wire(staged, progress, buildsOffToTheSide: true)
+                let graph = try await wire(staged, progress, isStaged: true)
                 let posts = ReplayingPostDataService(try graph.resolve())
                 postsRead = posts
                 return try await syncService(graph, posts).sync(options, progress: progress.show)
@@ -123,7 +123,7 @@ struct CommandLineSync {
     private func wire(
         _ spec: StoreSpec,
         _ progress: ProgressDisplay,
-        buildsOffToTheSide: Bool = false
+        isStaged: Bool = false
     ) async throws -> DependencyStore {
         let wire = { (spec: StoreSpec, openMode: StoreOpenMode) async throws in
             var configuration = PostStoreConfiguration(
@@ -139,7 +139,7 @@ struct CommandLineSync {
                     maximumPayloadBytes: command.maxPayloadSize.bytes
                 )
             )
-            configuration.buildsOffToTheSide = buildsOffToTheSide
+            configuration.isStaged = isStaged
             let graph = StoreOptions.live(
                 configuration,
                 logger: logger(progress),

@@ -88,7 +88,7 @@ struct CopyCommand: AsyncParsableCommand {
         return (from, to)
     }
 
-    /// Writes `posts` into `spec`, into a new store built off to the side when its file is missing (see
+    /// Writes `posts` into `spec`, into a new store staged when its file is missing (see
     /// ``InterruptSafeWrite``).
     ///
     /// - Parameter interruptSafeWrite: Tells the process's signal handling of the commit (a test's, in tests).
@@ -105,7 +105,7 @@ struct CopyCommand: AsyncParsableCommand {
         return try await interruptSafeWrite.run(
             into: spec,
             intoNewStore: { staged in
-                try await write(StoreOptions.store(staged, openMode: .createIfMissing, buildsOffToTheSide: true))
+                try await write(StoreOptions.store(staged, openMode: .createIfMissing, isStaged: true))
             },
             intoExistingStore: { committed in
                 let summary = try await write(

@@ -4,7 +4,7 @@ import PostStoreLive
 /// A command's write into a store (`sync`, `copy`) that a signal never leaves half-done, and that a signal after
 /// its commit no longer stops.
 ///
-/// A store whose file is missing is written off to the side and published only when complete (``NewStoreWrite``),
+/// A store whose file is missing is staged and published only when complete (``NewStoreWrite``),
 /// with signals held back while it is published; if another process created the store meanwhile, the write is made
 /// into that store, as any later write would be. An existing store is written into directly, and the write tells
 /// the ``CommitGate`` as soon as it has committed. From then on a SIGINT, SIGTERM or SIGHUP lets the command finish,
@@ -43,7 +43,7 @@ struct InterruptSafeWrite: Sendable {
         self.afterCommit = afterCommit
     }
 
-    /// Writes into `spec`: off to the side when its file is missing, directly otherwise.
+    /// Writes into `spec`: staged when its file is missing, directly otherwise.
     ///
     /// - Parameters:
     ///   - spec: The store as the user named it; its folder must exist.

@@ -3,7 +3,7 @@ import PostStore
 import PostStoreLive
 
 /// A write into a file store that does not exist yet (a first `sync`, a `copy` into a new store): the store is
-/// built off to the side and published only once complete, and only if no store appeared there meanwhile.
+/// staged and published only once complete, and only if no store appeared there meanwhile.
 ///
 /// Nothing at the store's path is ever deleted or replaced: a write that fails, is interrupted or is killed leaves
 /// no store at all (its staging folder is deleted, by this process or by the next write of the same store),
@@ -74,7 +74,7 @@ final class NewStoreWrite {
     /// - Throws: ``PostStoreError`` when the store cannot be finished, flushed or linked.
     func publish() throws -> Bool {
         do {
-            try spec.engine.finishBuildingOffToTheSide(staging.storePath)
+            try spec.engine.finishStaging(staging.storePath)
             return try staging.publish()
         } catch let error as PostStoreError {
             throw namingFinalPath(error)

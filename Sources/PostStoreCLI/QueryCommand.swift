@@ -126,8 +126,8 @@ struct QueryCommand: AsyncParsableCommand {
         case .json: Output.data(PostJSON.encode(posts) + Data("\n".utf8))
         case .ndjson:
             for post in posts { Output.data(PostJSON.encode(post) + Data("\n".utf8)) }
-        case .csv: Output.data(Data(PostTable.csv(posts).utf8))
-        case .table: Output.data(Data(PostTable.text(posts, width: Output.width).utf8))
+        case .csv: Output.data(Data(PostsAsText.csv(posts).utf8))
+        case .table: Output.data(Data(PostsAsText.text(posts, width: Output.width).utf8))
         }
         if endingAResult, format != .json { Output.line("") }
     }

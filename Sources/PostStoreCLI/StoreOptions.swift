@@ -140,13 +140,13 @@ struct StoreOptions: ParsableArguments {
     static func store(
         _ spec: StoreSpec,
         openMode: StoreOpenMode,
-        buildsOffToTheSide: Bool = false,
+        isStaged: Bool = false,
         servesRequests: Bool = false,
         progress: (@Sendable (WorkProgress) -> Void)? = nil
     ) async throws -> any PostStoreProtocol {
         try refuseFolder(spec, openMode: openMode)
         var configuration = PostStoreConfiguration(store: spec, openMode: openMode)
-        configuration.buildsOffToTheSide = buildsOffToTheSide
+        configuration.isStaged = isStaged
         configuration.servesRequests = servesRequests
         return try await openStore(of: live(configuration, progress: progress), spec)
     }

@@ -44,9 +44,9 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     /// Why the engine has no migrations, for `poststore migrate`; empty when it has some.
     package let withoutMigrationsBecause: String
 
-    /// Turns a store built in a staging folder (with ``StoreOpenOptions/buildsOffToTheSide``) and closed into an
+    /// Turns a store built in a staging folder (with ``StoreOpenOptions/isStaged``) and closed into an
     /// ordinary one, before it is published under its name.
-    package let finishBuildingOffToTheSide: @Sendable (_ path: String) throws -> Void
+    package let finishStaging: @Sendable (_ path: String) throws -> Void
 
     /// Throws when a new store at a path where no store file is would take in what an earlier store left there (a
     /// SQLite write-ahead log whose database file was deleted); does nothing for most engines.
@@ -68,7 +68,7 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
     ///   - migrationStatus: Reads a store's migrations, or `nil`.
     ///   - displayLocation: Shows a location in messages; by default as it is.
     ///   - withoutMigrationsBecause: Why there are none, when `migrationStatus` is `nil`.
-    ///   - finishBuildingOffToTheSide: Finishes a store built off to the side.
+    ///   - finishStaging: Finishes a store staged.
     ///   - checkNothingLeftBehind: Refuses a path where an earlier store left files a new one would take in.
     ///   - checkKeepable: Refuses a post the engine's stores cannot keep.
     package init(
@@ -80,7 +80,7 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
         migrationStatus: (@Sendable (_ location: String) async throws -> MigrationStatus)? = nil,
         displayLocation: @escaping @Sendable (_ location: String) -> String = { $0 },
         withoutMigrationsBecause: String = "",
-        finishBuildingOffToTheSide: @escaping @Sendable (_ path: String) throws -> Void = { _ in },
+        finishStaging: @escaping @Sendable (_ path: String) throws -> Void = { _ in },
         checkNothingLeftBehind: @escaping @Sendable (_ path: String) throws -> Void = { _ in },
         checkKeepable: @escaping @Sendable (_ post: Post, _ index: Int) throws -> Void = { _, _ in }
     ) {
@@ -92,7 +92,7 @@ public struct StoreEngine: Sendable, Hashable, CustomStringConvertible {
         self.migrationStatus = migrationStatus
         self.displayLocation = displayLocation
         self.withoutMigrationsBecause = withoutMigrationsBecause
-        self.finishBuildingOffToTheSide = finishBuildingOffToTheSide
+        self.finishStaging = finishStaging
         self.checkNothingLeftBehind = checkNothingLeftBehind
         self.checkKeepable = checkKeepable
     }

@@ -11,7 +11,7 @@ package struct StoreOpenOptions: Sendable {
     package var lockTimeout: Duration
     /// Whether the store is a new one built in a staging folder (``NewStoreStaging``) that no other process opens
     /// before it is published, so the engine may skip what only protects other connections (SQLite's WAL).
-    package var buildsOffToTheSide: Bool
+    package var isStaged: Bool
     /// Whether the store will answer many short calls at once, for a server (`poststore serve`): an engine on a
     /// database server then keeps its connections open.
     package var servesRequests = false
@@ -27,14 +27,14 @@ package struct StoreOpenOptions: Sendable {
     package init(
         mode: StoreOpenMode,
         lockTimeout: Duration,
-        buildsOffToTheSide: Bool = false,
+        isStaged: Bool = false,
         clock: @autoclosure @escaping @Sendable () throws -> any ClockProtocol,
         fileSystem: @autoclosure @escaping @Sendable () throws -> any FileSystemProtocol,
         logger: Logger? = nil
     ) {
         self.mode = mode
         self.lockTimeout = lockTimeout
-        self.buildsOffToTheSide = buildsOffToTheSide
+        self.isStaged = isStaged
         self.clock = clock
         self.fileSystem = fileSystem
         self.logger = logger

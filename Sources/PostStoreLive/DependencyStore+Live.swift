@@ -37,7 +37,7 @@ extension DependencyStore {
             var options = StoreOpenOptions(
                 mode: configuration.openMode,
                 lockTimeout: configuration.lockTimeout,
-                buildsOffToTheSide: configuration.buildsOffToTheSide,
+                isStaged: configuration.isStaged,
                 clock: try container.resolve((any ClockProtocol).self),
                 fileSystem: try container.resolve((any FileSystemProtocol).self),
                 logger: container.logger

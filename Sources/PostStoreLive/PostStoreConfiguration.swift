@@ -32,7 +32,7 @@ public struct PostStoreConfiguration: Sendable, Hashable {
     public var limits: PayloadLimits
     /// Whether the store is a new one built in a staging folder that no other process opens before it is
     /// published (see `StoreOpenOptions`).
-    package var buildsOffToTheSide = false
+    package var isStaged = false
     /// Whether the store will answer many short calls at once, for a server (see `StoreOpenOptions`).
     package var servesRequests = false
 

@@ -24,7 +24,7 @@ import PostStoreEngines
 /// fast read never waits for a slow one. Each read sees one committed state (a read of several statements runs in
 /// one read transaction). A write waiting for another process's write lock (up to the busy timeout) suspends
 /// between tries; only opening, which is synchronous, runs on the caller's thread. A store not in WAL mode (one
-/// being built off to the side, or a read-only file in another journal mode) reads on its writer.
+/// being staged, or a read-only file in another journal mode) reads on its writer.
 ///
 /// For example:
 ///
@@ -125,10 +125,10 @@ public actor SQLitePostStore: PostStoreProtocol {
     /// that no other connection sees yet.
     ///
     /// - Parameter progress: Told of the search index's rebuild, when a stale one is rebuilt on opening.
-    /// - Parameter buildingOffToTheSide: Whether the file is a new store being built in a staging folder
+    /// - Parameter staged: Whether the file is a new store being built in a staging folder
     ///   (``NewStoreStaging``): no other connection opens it, and a failed build is deleted whole, so it needs no
     ///   write-ahead log and no flush per commit. It keeps its rollback journal in memory (a failed write still
-    ///   rolls back) with `synchronous = OFF`; ``finishBuildingOffToTheSide(at:)`` turns it into an ordinary store.
+    ///   rolls back) with `synchronous = OFF`; ``finishStaging(at:)`` turns it into an ordinary store.
     init(
         path: String,
         mode: StoreOpenMode,
@@ -138,7 +138,7 @@ public actor SQLitePostStore: PostStoreProtocol {
         clock: any ClockProtocol,
         readers: Int = SQLitePostStore.defaultReaderCount,
         movedCheckInterval: Duration = .milliseconds(1),
-        buildingOffToTheSide: Bool = false,
+        staged: Bool = false,
         progress: (WorkProgress) -> Void = { _ in }
     ) throws {
         self.path = path
@@ -148,7 +148,7 @@ public actor SQLitePostStore: PostStoreProtocol {
         if mode == .openExisting, !SQLiteConnection.databaseExists(atPath: path) {
             throw Self.noStore(at: path)
         }
-        if !buildingOffToTheSide { try Self.checkNoLogLeftBehind(at: path) }
+        if !staged { try Self.checkNoLogLeftBehind(at: path) }
         do {
             let connection = try SQLiteConnection(
                 path: Self.fileName(for: path),
@@ -164,7 +164,7 @@ public actor SQLitePostStore: PostStoreProtocol {
                     try statement.rows { $0.text(at: 0) }
                 }
             }
-            if buildingOffToTheSide {
+            if staged {
                 try connection.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
             } else {
                 if try journalMode() != ["wal"] {
@@ -192,7 +192,7 @@ public actor SQLitePostStore: PostStoreProtocol {
             let fileCheck = SQLiteFileCheck(path: path, interval: movedCheckInterval)
             self.fileCheck = fileCheck
             self.readers =
-                try !buildingOffToTheSide && journalMode() == ["wal"]
+                try !staged && journalMode() == ["wal"]
                 ? SQLiteReaderPool(capacity: readers) {
                     SQLiteReader(fileCheck: fileCheck, keepsSearchIndex: searchIndex)
                 } : nil
@@ -201,12 +201,12 @@ public actor SQLitePostStore: PostStoreProtocol {
         }
     }
 
-    /// Turns a store built with `buildingOffToTheSide` into an ordinary one: its header switched to WAL mode, as
+    /// Turns a store built with `staged` into an ordinary one: its header switched to WAL mode, as
     /// every store this engine opens is. Call it after the building store is closed (released).
     ///
     /// - Parameter path: The built store.
     /// - Throws: ``PostStoreError`` when the file cannot be opened or written.
-    package static func finishBuildingOffToTheSide(at path: String) throws {
+    package static func finishStaging(at path: String) throws {
         do {
             let connection = try SQLiteConnection(path: fileName(for: path), create: false, busyTimeout: .seconds(5))
             try connection.execute("PRAGMA journal_mode = WAL")

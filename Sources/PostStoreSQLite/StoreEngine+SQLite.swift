@@ -15,7 +15,7 @@ extension StoreEngine {
                 searchIndex: true,
                 migrator: SQLiteMigrator(),
                 clock: try options.clock(),
-                buildingOffToTheSide: options.buildsOffToTheSide,
+                staged: options.isStaged,
                 progress: options.progress
             )
         },
@@ -27,7 +27,7 @@ extension StoreEngine {
                 version: status.version
             )
         },
-        finishBuildingOffToTheSide: { path in try SQLitePostStore.finishBuildingOffToTheSide(at: path) },
+        finishStaging: { path in try SQLitePostStore.finishStaging(at: path) },
         checkNothingLeftBehind: { path in try SQLitePostStore.checkNoLogLeftBehind(at: path) }
     )
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// A first sync into a missing store races another sync that creates and fills the store meanwhile. Whatever becomes
 /// of the first one — bad data, a refused prune, Ctrl-C, SIGKILL, or success — the rival's posts are all still
-/// there: a first sync builds its store off to the side and never deletes what is at the store's path.
+/// there: a first sync stages its store and never deletes what is at the store's path.
 ///
 /// The slow sync reads standard input, which the test holds back until the rival has committed, so the two overlap
 /// every time, whatever the machine's speed.

@@ -28,8 +28,8 @@ import Testing
         let result = try await write.run(
             into: spec,
             intoNewStore: { staged in
-                #expect(staged != spec, "a new store is written off to the side")
-                try await Self.write(SamplePosts.make(count: 3), into: staged, buildsOffToTheSide: true)
+                #expect(staged != spec, "a new store is staged")
+                try await Self.write(SamplePosts.make(count: 3), into: staged, isStaged: true)
                 spy.deliver(SIGINT)
                 return "new"
             },
@@ -69,7 +69,7 @@ import Testing
         #expect(try await Self.posts(in: spec) == SamplePosts.make(count: 4))
     }
 
-    /// Another process creates the store while the write builds it off to the side: that store is left as it is and
+    /// Another process creates the store while the write stages it: that store is left as it is and
     /// written into, as any later write would be.
     @Test func aStoreCreatedMeanwhileIsWrittenInto() async throws {
         let write = spy.write(deliveringAfterCommit: SIGTERM)
@@ -77,7 +77,7 @@ import Testing
         let result = try await write.run(
             into: spec,
             intoNewStore: { staged in
-                try await Self.write(SamplePosts.make(count: 3), into: staged, buildsOffToTheSide: true)
+                try await Self.write(SamplePosts.make(count: 3), into: staged, isStaged: true)
                 try await Self.write(SamplePosts.make(count: 2, firstId: 100), into: spec)
                 return "new"
             },
@@ -103,11 +103,11 @@ import Testing
     }
 
     /// Writes `posts` into the store at `spec`, creating it when it is missing, and releases the store.
-    private static func write(_ posts: [Post], into spec: StoreSpec, buildsOffToTheSide: Bool = false) async throws {
+    private static func write(_ posts: [Post], into spec: StoreSpec, isStaged: Bool = false) async throws {
         let store = try await StoreOptions.store(
             spec,
             openMode: .createIfMissing,
-            buildsOffToTheSide: buildsOffToTheSide
+            isStaged: isStaged
         )
         _ = try await store.apply(PostChangeSet(upserts: posts))
     }

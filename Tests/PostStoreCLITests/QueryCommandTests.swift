@@ -162,9 +162,9 @@ import Testing
         let result = try await sandbox.run(["query", "--store", "posts.sqlite", "--format", "csv"])
 
         #expect(result.exitCode == 0, "\(result)")
-        let records = PostTableCSVTests.records(result.output)
+        let records = PostsAsTextCSVTests.records(result.output)
         #expect(records.count == 3, "\(result)")
-        #expect(records.dropFirst().map(PostTableCSVTests.fields) == posts.map(PostTableCSVTests.fields))
+        #expect(records.dropFirst().map(PostsAsTextCSVTests.fields) == posts.map(PostsAsTextCSVTests.fields))
     }
 
     /// `table` fits `$COLUMNS`: every line, header included, is at most that many characters.

@@ -133,7 +133,7 @@ struct SQLitePostStoreTests {
         #expect(try await store.count() == 3)
     }
 
-    @Test func aSQLiteStoreBuiltOffToTheSideIsAnOrdinaryStoreOncePublished() async throws {
+    @Test func aStagedSQLiteStoreIsAnOrdinaryStoreOncePublished() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.sqlite")
         let staging = try NewStoreStaging(finalPath: path, fileSystem: LocalFileSystem(), clock: SystemClock())
@@ -148,7 +148,7 @@ struct SQLitePostStoreTests {
         )
         #expect(try sqlite3(staging.storePath, "PRAGMA journal_mode") == "delete")
 
-        try SQLitePostStore.finishBuildingOffToTheSide(at: staging.storePath)
+        try SQLitePostStore.finishStaging(at: staging.storePath)
         #expect(try staging.publish())
         staging.discard()
 
@@ -169,7 +169,7 @@ struct SQLitePostStoreTests {
             busyTimeout: .seconds(5),
             migrator: SQLiteMigrator(),
             clock: SystemClock(),
-            buildingOffToTheSide: true
+            staged: true
         )
         try await store.apply(PostChangeSet(upserts: SamplePosts.make(count: 50)))
     }

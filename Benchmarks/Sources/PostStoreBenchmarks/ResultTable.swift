@@ -75,12 +75,12 @@ struct ResultTable {
             rows += [
                 ResultRow("`poststore sync` into an empty store (WAL, in place)", emptyStore, vs: cLimitIndex),
                 ResultRow(
-                    "`poststore sync` into a new store (built off to the side, no WAL)",
+                    "`poststore sync` into a new store (staged, no WAL)",
                     newStore,
                     vs: cLimitIndex
                 ),
                 ResultRow(
-                    "New store off to the side (speed-up)",
+                    "New store in a staging folder (speed-up)",
                     newStore,
                     vs: ("empty store, WAL", emptyStore),
                     speedUp: true

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A data service that fetches once, then answers every later request with what the first one got.
 ///
-/// A first sync that builds its store off to the side (``NewStoreStaging``) and then finds that another process
+/// A first sync that stages its store (``NewStoreStaging``) and then finds that another process
 /// created the store meanwhile syncs into that store with the posts it has already read: standard input cannot be
 /// read twice, and a second download could differ from what the report of the first one said. The same holds for a
 /// source's whole copy through its changes feed (a request without a token); a request for the changes since a

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A new file store built off to the side, then published under its name only if nothing has that name by then.
+/// A new file store staged, then published under its name only if nothing has that name by then.
 ///
 /// A first write into a missing store (a first `sync`, a `copy` into a new store) builds the store in a folder of
 /// its own beside the final path, `.NAME.new-RANDOM/NAME` (NAME cut to 32 bytes in the folder's name), so that the

@@ -5,20 +5,20 @@ import Testing
 @testable import PostStoreCLI
 
 /// The table measured in terminal columns, where a Hangul syllable or an emoji takes two.
-@Suite struct PostTableTests {
+@Suite struct PostsAsTextTests {
     @Test(arguments: [30, 40, 60, 100])
     func everyLineFitsTheTerminalsColumns(width: Int) {
-        let lines = PostTable.text(SamplePosts.tricky, width: width).split(separator: "\n").map(String.init)
+        let lines = PostsAsText.text(SamplePosts.tricky, width: width).split(separator: "\n").map(String.init)
 
         #expect(lines.count == SamplePosts.tricky.count + 1)
-        #expect(lines.allSatisfy { PostTable.columns($0) <= width }, "\(lines)")
+        #expect(lines.allSatisfy { PostsAsText.columns($0) <= width }, "\(lines)")
     }
 
     /// A post's text must not command the terminal: escape sequences, BEL and C1 controls are shown, not sent.
     @Test func controlCharactersAreShownNotSent() {
         let post = Post(userId: 1, id: 1, title: "\u{1B}]0;pwned\u{07}\u{1B}[31mRED", body: "a\u{9B}b\u{7F}\u{2028}c")
 
-        let table = PostTable.text([post], width: 200)
+        let table = PostsAsText.text([post], width: 200)
 
         #expect(!table.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
         #expect(table.contains(#"\u{1B}]0;pwned\u{07}\u{1B}[31mRED"#), "\(table)")
@@ -33,16 +33,16 @@ import Testing
     func controlsCombinedWithMarksAreShownNotSent(text: String) {
         let post = Post(userId: 1, id: 1, title: text, body: text)
 
-        let table = PostTable.text([post], width: 200)
+        let table = PostsAsText.text([post], width: 200)
 
         #expect(!table.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(table)")
         #expect(table.utf8.count(where: { $0 == UInt8(ascii: "\n") }) == 2, "\(table)")
     }
 
     @Test func wideCharactersTakeTwoColumns() {
-        #expect(PostTable.columns("abc") == 3)
-        #expect(PostTable.columns("한국어") == 6)
-        #expect(PostTable.columns("😀x") == 3)
-        #expect(PostTable.columns("e\u{301}") == 1)
+        #expect(PostsAsText.columns("abc") == 3)
+        #expect(PostsAsText.columns("한국어") == 6)
+        #expect(PostsAsText.columns("😀x") == 3)
+        #expect(PostsAsText.columns("e\u{301}") == 1)
     }
 }

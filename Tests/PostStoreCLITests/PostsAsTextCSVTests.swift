@@ -8,7 +8,7 @@ import Testing
 
 /// `--format csv` read back by an RFC 4180 reader that is not ours (CSV.swift, which reads Unicode scalars, so a
 /// `"\r\n"` grapheme is two line-break scalars to it, as it is two bytes to any CSV reader).
-@Suite struct PostTableCSVTests {
+@Suite struct PostsAsTextCSVTests {
     // MARK: Generators
 
     /// Pieces of text that break a writer deciding by `Character`: line breaks alone and combined (CRLF is one
@@ -37,7 +37,7 @@ import Testing
     @Test("any post written as CSV reads back as the same four fields, byte for byte")
     func everyPostRoundTrips() async {
         await propertyCheck(count: 500, input: Self.post.array(of: 0...4)) { posts in
-            let csv = PostTable.csv(posts)
+            let csv = PostsAsText.csv(posts)
             let records = Self.records(csv)
             #expect(records.first == ["id", "userId", "title", "body"])
             #expect(records.count == posts.count + 1, "\(Self.shown(csv))")
@@ -55,9 +55,9 @@ import Testing
     func aFieldWithALineBreakOrQuoteStaysOneField(body: String) {
         let post = Post(userId: 1, id: 2, title: body, body: body)
 
-        let records = Self.records(PostTable.csv([post]))
+        let records = Self.records(PostsAsText.csv([post]))
 
-        #expect(records.count == 2, "\(Self.shown(PostTable.csv([post])))")
+        #expect(records.count == 2, "\(Self.shown(PostsAsText.csv([post])))")
         #expect(records.dropFirst().first.map(Self.fields) == Self.fields(post))
     }
 
@@ -68,7 +68,7 @@ import Testing
             Post(userId: 3, id: 2, title: "a\r\nb", body: "say \"hi\", then"),
         ]
 
-        let csv = PostTable.csv(posts)
+        let csv = PostsAsText.csv(posts)
 
         #expect(
             csv

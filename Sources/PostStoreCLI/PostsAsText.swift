@@ -1,7 +1,7 @@
 import PostStore
 
 /// Posts as text: an aligned table that fits a width, or RFC 4180 CSV.
-enum PostTable {
+enum PostsAsText {
     /// Columns `id`, `userId`, `title`, `body`, each line cut with `…` to fit `width`; bodies on one line.
     static func text(_ posts: [Post], width: Int) -> String {
         let idWidth = max(2, posts.map { String($0.id).count }.max() ?? 0)
