@@ -20,14 +20,7 @@ struct SQLiteReaderPoolTests {
         // One more than the pool's threads (one a core): if reads ran on the pool, at most that many could be in
         // SQLite at once, and the last read could never join the others.
         let count = ProcessInfo.processInfo.activeProcessorCount + 1
-        let store = try SQLitePostStore(
-            path: directory.file("posts.sqlite"),
-            mode: .createIfMissing,
-            busyTimeout: .seconds(5),
-            searchIndex: true,
-            clock: SystemClock(),
-            readers: count
-        )
+        let store = try Self.store(in: directory, readers: count)
         _ = try await store.upsert(SamplePosts.make(count: 10))
         let arrived = LockedState(0)
         let allMet = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -94,20 +87,25 @@ struct SQLiteReaderPoolTests {
     @Test("a pool of one reader queues reads and serves each")
     func oneReaderServesQueuedReads() async throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLitePostStore(
-            path: directory.file("posts.sqlite"),
-            mode: .createIfMissing,
-            busyTimeout: .seconds(5),
-            searchIndex: true,
-            clock: SystemClock(),
-            readers: 1
-        )
+        let store = try Self.store(in: directory, readers: 1)
         _ = try await store.upsert(SamplePosts.make(count: 50))
         let found = try await withThrowingTaskGroup(of: Int?.self) { group in
             for id in 1...50 { group.addTask { try await store.post(id: id)?.id } }
             return try await group.reduce(into: [Int]()) { if let id = $1 { $0.append(id) } }
         }
         #expect(found.sorted() == Array(1...50))
+    }
+
+    /// A new store in `directory` with at most `readers` reader connections.
+    static func store(in directory: TemporaryDirectory, readers: Int) throws -> SQLitePostStore {
+        try SQLitePostStore(
+            path: directory.file("posts.sqlite"),
+            mode: .createIfMissing,
+            busyTimeout: .seconds(5),
+            searchIndex: true,
+            clock: SystemClock(),
+            readers: readers
+        )
     }
 
     /// Blocks the calling thread (a connection's own) until `condition` holds, looking every millisecond.
