@@ -1,5 +1,4 @@
-import Foundation
-import PostStore
+@_spi(FileSystem) import PostStore
 
 /// Whether a store's database file is still where it was opened, shared by the store's writer and readers: a store
 /// whose file was deleted or moved while open is refused from then on, since its `-wal` and `-shm` files may belong
@@ -22,9 +21,8 @@ final class SQLiteFileCheck: Sendable {
     let path: String
     /// How long reads trust the last look that found the file in place.
     private let interval: Duration
-    /// The file's device and inode when the store was opened, for connections opened later; `nil` when it could
-    /// not be read.
-    private let identity: (device: UInt64, inode: UInt64)?
+    /// The file when the store was opened, for connections opened later; `nil` when it could not be inspected.
+    private let identity: FileIdentity?
     private let state = LockedState(State())
 
     /// Starts checking the file at `path`, as it is now (the store has just opened it).
@@ -44,6 +42,7 @@ final class SQLiteFileCheck: Sendable {
     /// - Throws: ``PostStoreError`` with code `storeNotFound` when the file is not the one the store opened.
     func refuseIfReplaced() throws {
         guard let identity else { return }
+        // Device and inode name the file; its size and times change with every write.
         let now = Self.identityOfFile(at: path)
         guard state.withLock({ $0.hasMoved }) || now?.device != identity.device || now?.inode != identity.inode
         else { return }
@@ -85,9 +84,7 @@ final class SQLiteFileCheck: Sendable {
         )
     }
 
-    private static func identityOfFile(at path: String) -> (device: UInt64, inode: UInt64)? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    private static func identityOfFile(at path: String) -> FileIdentity? {
+        try? LocalFileSystem().identityOfFile(atPath: path)
     }
 }

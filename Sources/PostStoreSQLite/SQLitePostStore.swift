@@ -159,23 +159,24 @@ public actor SQLitePostStore: PostStoreProtocol {
             try migrator.checkCanOpen(connection)
             // Switching to WAL writes the file's header; a file already in WAL mode is left alone (and a read-only
             // one can still be opened to read).
-            func journalMode() throws(SQLiteError) -> [String] {
-                try connection.withStatement("PRAGMA journal_mode") { statement throws(SQLiteError) in
+            func journalMode(_ pragma: String) throws(SQLiteError) -> [String] {
+                try connection.withStatement(pragma) { statement throws(SQLiteError) in
                     try statement.rows { $0.text(at: 0) }
                 }
             }
+            // Whether readers may read beside the writer: in another journal mode a reader's lock would stop it.
+            let isWAL: Bool
             if staged {
                 try connection.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
+                isWAL = false
             } else {
-                if try journalMode() != ["wal"] {
-                    try connection.execute("PRAGMA journal_mode = WAL")
-                }
+                var mode = try journalMode("PRAGMA journal_mode")
+                if mode != ["wal"] { mode = try journalMode("PRAGMA journal_mode = WAL") }
+                isWAL = mode == ["wal"]
                 try connection.execute("PRAGMA synchronous = NORMAL")
             }
-            // A 16 MiB page cache (SQLite's default is 2 MiB) keeps the inner pages of a million-post table and its
-            // indexes in memory, so a lookup reads one leaf page from the file.
-            try connection.execute("PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384")
-            try SQLiteSearchFunction.register(on: connection)
+            try connection.execute("PRAGMA foreign_keys = ON")
+            try SQLitePostTables.configure(connection)
             try migrator.migrate(connection)
             let index = SQLiteSearchIndex(connection: connection)
             if searchIndex, try !index.isCurrent() {
@@ -188,11 +189,10 @@ public actor SQLitePostStore: PostStoreProtocol {
             // Opening is synchronous and may wait the whole busy timeout; later writes wait in `write`.
             connection.setBusyTimeout(Self.statementBusyTimeout)
             writer = SQLitePostTables(connection: connection, keepsSearchIndex: searchIndex)
-            // Readers beside the writer need WAL mode: in another journal mode a reader's lock would stop the writer.
             let fileCheck = SQLiteFileCheck(path: path, interval: movedCheckInterval)
             self.fileCheck = fileCheck
             self.readers =
-                try !staged && journalMode() == ["wal"]
+                isWAL
                 ? SQLiteReaderPool(capacity: readers) {
                     SQLiteReader(fileCheck: fileCheck, keepsSearchIndex: searchIndex)
                 } : nil

@@ -12,4 +12,12 @@ struct SQLitePostTables {
     let keepsSearchIndex: Bool
 
     var searchIndex: SQLiteSearchIndex { SQLiteSearchIndex(connection: connection) }
+
+    /// What every connection to a store sets up, the writer's and each reader's: PostStore's SQL functions, and a
+    /// 16 MiB page cache (SQLite's default is 2 MiB), which keeps the inner pages of a million-post table and its
+    /// indexes in memory, so that a lookup reads one leaf page from the file.
+    static func configure(_ connection: SQLiteConnection) throws(SQLiteError) {
+        try connection.execute("PRAGMA cache_size = -16384")
+        try SQLiteSearchFunction.register(on: connection)
+    }
 }

@@ -43,9 +43,8 @@ actor SQLiteReader {
             create: false,
             busyTimeout: SQLitePostStore.statementBusyTimeout
         )
-        // The writer's page cache size, for the same reason (see SQLitePostStore's init).
-        try connection.execute("PRAGMA query_only = ON; PRAGMA cache_size = -16384")
-        try SQLiteSearchFunction.register(on: connection)
+        try connection.execute("PRAGMA query_only = ON")
+        try SQLitePostTables.configure(connection)
         // The file may have been replaced between the look and the opening.
         try fileCheck.refuseIfReplaced()
         return SQLitePostTables(connection: connection, keepsSearchIndex: keepsSearchIndex)

@@ -34,40 +34,29 @@ struct JSONFileExecutorTests {
 }
 
 /// The local file system, except that once a meeting starts, each of the first `count` looks at a file's identity
-/// blocks its thread until all `count` have arrived (or 30 s have passed: the test then fails instead of hanging).
+/// blocks its thread until all `count` have arrived (a ``ThreadGate``).
 private final class MeetingFileSystem: FileSystemProtocol {
-    private struct State {
-        var isMeeting = false
-        var arrivals = 0
-        var timedOut = false
-    }
-
     private let real = LocalFileSystem()
     private let count: Int
-    private let state = LockedState(State())
+    private let gate = ThreadGate()
+    /// Whether the meeting started, and how many looks have joined it.
+    private let joined = LockedState((isMeeting: false, count: 0))
+    /// Whether every look that joined saw all `count` arrive.
+    private let allArrived = LockedState(true)
 
     init(count: Int) { self.count = count }
 
-    func startMeeting() { state.withLock { $0.isMeeting = true } }
-    var arrivals: Int { state.withLock { $0.arrivals } }
-    var allMet: Bool { state.withLock { $0.arrivals >= count && !$0.timedOut } }
+    func startMeeting() { joined.withLock { $0.isMeeting = true } }
+    var arrivals: Int { gate.arrived }
+    var allMet: Bool { gate.arrived >= count && allArrived.withLock { $0 } }
 
     func identityOfFile(atPath path: String) throws -> FileIdentity? {
-        let joins = state.withLock { state in
-            guard state.isMeeting, state.arrivals < count else { return false }
-            state.arrivals += 1
+        let joins = joined.withLock { joined in
+            guard joined.isMeeting, joined.count < count else { return false }
+            joined.count += 1
             return true
         }
-        if joins {
-            let deadline = ContinuousClock.now + .seconds(30)
-            while state.withLock({ $0.arrivals < count }) {
-                guard ContinuousClock.now < deadline else {
-                    state.withLock { $0.timedOut = true }
-                    break
-                }
-                usleep(1000)
-            }
-        }
+        if joins, !gate.arriveAndWait(forAll: count) { allArrived.withLock { $0 = false } }
         return try real.identityOfFile(atPath: path)
     }
 

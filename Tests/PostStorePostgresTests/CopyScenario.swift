@@ -173,8 +173,8 @@ struct CopyScenarioRun: Sendable {
         #expect(ended.hasPrefix("failed"), "scenario: the copy \(ended)")
     }
 
-    /// A copy written for up to 2 s whose backend is terminated after 1 to 60 ms (chosen by the round, so that a
-    /// failing round can be replayed): it must fail within 10 s.
+    /// A copy written for up to 2 s whose backend is terminated once it has sent 1 to 20 chunks (chosen by the
+    /// round, so that a failing round can be replayed): it must fail within 10 s.
     ///
     /// - Returns: Whether it did.
     private func copyTerminatedPartWay(round: Int, paced: Bool) async throws -> Bool {
@@ -182,12 +182,19 @@ struct CopyScenarioRun: Sendable {
         defer { Task { try? await connection.close() } }
         let outcome = CopyOutcome()
         let chunk = Self.rows(count: paced ? 100 : 1_000)
+        // The fault lands at a point of the copy that the round chooses: after 1 to 20 chunks (7 and 20 have no
+        // common factor, so 20 rounds would take every count once).
+        let chunksBeforeFault = 1 + round * 7 % 20
+        let (faultIsDue, dueNow) = AsyncStream.makeStream(of: Void.self)
         let started = ContinuousClock.now
         let copying = Task {
             do {
                 try await copy(on: connection, limit: .seconds(600)) { send in
+                    var sent = 0
                     while ContinuousClock.now - started < .seconds(2) {
                         try await send(chunk)
+                        sent += 1
+                        if sent == chunksBeforeFault { dueNow.finish() }
                         if paced { try await Task.sleep(for: .milliseconds(2)) }
                     }
                 }
@@ -195,20 +202,19 @@ struct CopyScenarioRun: Sendable {
             } catch {
                 outcome.end("failed: \(String(describing: error).prefix(80))")
             }
+            dueNow.finish()
         }
-        // The fault lands at a point of the copy that the round chooses: the rounds spread over 1 to 60 ms (37 and 60
-        // have no common factor, so 60 rounds would take every millisecond once).
-        let delay = Duration.milliseconds(1 + round * 37 % 60)
-        try await Task.sleep(for: delay)
+        for await _ in faultIsDue {}
         try await Self.terminate(backend)
+        let fault = "after \(chunksBeforeFault) chunks"
         guard let ended = await outcome.value(within: .seconds(10) - (ContinuousClock.now - started)) else {
             copying.cancel()
             let what = "the copy had not ended 10 s after it started (a write that never returns)"
-            Issue.record("scenario: round \(round), terminated after \(delay): \(what)")
+            Issue.record("scenario: round \(round), terminated \(fault): \(what)")
             return false
         }
         Self.say("round \(round): the copy \(ended)")
-        #expect(ended.hasPrefix("failed"), "scenario: round \(round), terminated after \(delay): the copy \(ended)")
+        #expect(ended.hasPrefix("failed"), "scenario: round \(round), terminated \(fault): the copy \(ended)")
         return true
     }
 

@@ -10,10 +10,6 @@ import Testing
 /// Swift's cooperative pool.
 @Suite("SQLite readers")
 struct SQLiteReaderPoolTests {
-    /// How long a blocked connection waits for the others before the test gives up: reached only when the test
-    /// fails (the connections then never all run at once), so that a failure is reported instead of hanging.
-    static let giveUpAfter = Duration.seconds(30)
-
     @Test("more reads than the cooperative pool has threads run at once, each on a reader of its own")
     func readsRunAtOnceOffThePool() async throws {
         let directory = try TemporaryDirectory()
@@ -22,20 +18,19 @@ struct SQLiteReaderPoolTests {
         let count = ProcessInfo.processInfo.activeProcessorCount + 1
         let store = try Self.store(in: directory, readers: count)
         _ = try await store.upsert(SamplePosts.make(count: 10))
-        let arrived = LockedState(0)
+        let gate = ThreadGate()
         let allMet = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<count {
                 group.addTask {
                     try await store.read { tables in
                         _ = try tables.storedCount()
-                        arrived.withLock { $0 += 1 }
-                        return Self.blockUntil { arrived.withLock { $0 } == count }
+                        return gate.arriveAndWait(forAll: count)
                     }
                 }
             }
             return try await group.reduce(true) { $0 && $1 }
         }
-        #expect(allMet, "only \(arrived.withLock { $0 }) of \(count) reads ran at once")
+        #expect(allMet, "only \(gate.arrived) of \(count) reads ran at once")
     }
 
     @Test("a read answers from the last commit while a write is inside its transaction")
@@ -44,19 +39,19 @@ struct SQLiteReaderPoolTests {
         let store = try SQLitePostStore(path: directory.file("posts.sqlite"))
         let before = Post(userId: 1, id: 1, title: "before", body: "")
         _ = try await store.upsert([before])
-        let released = LockedState(false)
+        let release = ThreadGate()
         let (inTransaction, entered) = AsyncStream.makeStream(of: Void.self)
         let write = Task {
             try await store.write { tables in
                 try tables.connection.execute("UPDATE posts SET title = 'after' WHERE id = 1")
                 entered.yield()
-                return Self.blockUntil { released.withLock { $0 } }
+                return release.waitUntilOpen()
             }
         }
         for await _ in inTransaction { break }
         let seen = try await store.post(id: 1)
         let count = try await store.count()
-        released.withLock { $0 = true }
+        release.open()
         #expect(try await write.value, "the write was not released in time")
         #expect(seen == before)
         #expect(count == 1)
@@ -68,18 +63,18 @@ struct SQLiteReaderPoolTests {
         let directory = try TemporaryDirectory()
         let store = try SQLitePostStore(path: directory.file("posts.sqlite"))
         _ = try await store.upsert(SamplePosts.make(count: 10))
-        let fastDone = LockedState(false)
+        let fastDone = ThreadGate()
         let (slowStarted, started) = AsyncStream.makeStream(of: Void.self)
         let slow = Task {
             try await store.read { tables in
                 _ = try tables.storedCount()
                 started.yield()
-                return Self.blockUntil { fastDone.withLock { $0 } }
+                return fastDone.waitUntilOpen()
             }
         }
         for await _ in slowStarted { break }
         let post = try await store.post(id: 3)
-        fastDone.withLock { $0 = true }
+        fastDone.open()
         #expect(post?.id == 3)
         #expect(try await slow.value, "the fast read waited for the slow one")
     }
@@ -96,6 +91,24 @@ struct SQLiteReaderPoolTests {
         #expect(found.sorted() == Array(1...50))
     }
 
+    @Test("a reader opened after the store's file was replaced refuses the other file")
+    func aReaderRefusesAReplacedFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        let store = try SQLitePostStore(path: path)
+        _ = try await store.upsert([Post(userId: 1, id: 1, title: "mine", body: "")])
+        // Another store, closed, then put where the first one's file was: the first has read nothing yet, so its
+        // first reader opens the path now.
+        let other = directory.file("other.sqlite")
+        do {
+            let replacement = try SQLitePostStore(path: other)
+            _ = try await replacement.upsert([Post(userId: 2, id: 1, title: "not mine", body: "")])
+        }
+        #expect(rename(path, directory.file("moved.sqlite")) == 0 && rename(other, path) == 0)
+        let error = await #expect(throws: PostStoreError.self) { try await store.post(id: 1) }
+        #expect(error?.code == .storeNotFound, "\(String(describing: error))")
+    }
+
     /// A new store in `directory` with at most `readers` reader connections.
     static func store(in directory: TemporaryDirectory, readers: Int) throws -> SQLitePostStore {
         try SQLitePostStore(
@@ -106,17 +119,5 @@ struct SQLiteReaderPoolTests {
             clock: SystemClock(),
             readers: readers
         )
-    }
-
-    /// Blocks the calling thread (a connection's own) until `condition` holds, looking every millisecond.
-    ///
-    /// - Returns: Whether it held before ``giveUpAfter``.
-    static func blockUntil(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + giveUpAfter
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            usleep(1000)
-        }
-        return true
     }
 }
