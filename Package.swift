@@ -156,7 +156,7 @@ let package = Package(
         .target(
             name: "PostStoreHTTP",
             dependencies: [
-                "PostStore",
+                "PostStore", "PostStoreEngines",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -197,7 +197,7 @@ let package = Package(
         // Test doubles for embedders' tests (and ours); imports neither Testing nor XCTest.
         .target(
             name: "PostStoreTesting",
-            dependencies: ["PostStore"],
+            dependencies: ["PostStore", "PostStoreEngines"],
             swiftSettings: swiftSettings
         ),
         // The contract every engine keeps, as Swift Testing checks that any engine's tests can run; it imports
@@ -246,7 +246,7 @@ let package = Package(
         // several modules use. It depends on the core only, never on an engine.
         .target(
             name: "PostStoreTestSupport",
-            dependencies: ["PostStore", "PostStoreCSpawn"],
+            dependencies: ["PostStore", "PostStoreEngines", "PostStoreCSpawn"],
             path: "Tests/PostStoreTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -262,6 +262,12 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The engine kit's own parts: write turns, staging a new store.
+        .testTarget(
+            name: "PostStoreEnginesTests",
+            dependencies: ["PostStore", "PostStoreEngines", "PostStoreTesting", "PostStoreTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

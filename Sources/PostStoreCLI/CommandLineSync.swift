@@ -4,6 +4,7 @@ import PostStore
 import PostStoreContainer
 import PostStoreHTTP
 import PostStoreLive
+import PostStoreEngines
 
 /// One `poststore sync`, from its checked options to its report: the store's folder, a dry run's fallbacks, the
 /// live graph, and the write (into a new store staged, see ``InterruptSafeWrite``).

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 public import PostStore
+import PostStoreEngines
 
 /// The changes feed of a `poststore serve` source: `GET URL/_changes?since=TOKEN&limit=N&wait=SECONDS`
 /// (openapi.yaml).

@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 public import PostStore
+import PostStoreEngines
 
 extension HTTPPostDataService {
     /// Fetches posts over `URLSession`, waiting on the system clock with system randomness for jitter.

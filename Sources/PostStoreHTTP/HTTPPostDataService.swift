@@ -2,6 +2,7 @@ public import Foundation
 import HTTPTypes
 package import Logging
 public import PostStore
+package import PostStoreEngines
 
 /// Fetches posts from a JSONPlaceholder-style HTTP endpoint over `URLSession`.
 ///

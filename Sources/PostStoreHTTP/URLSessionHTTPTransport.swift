@@ -4,6 +4,7 @@ import PostStore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import PostStoreEngines
 #endif
 
 /// The live ``HTTPTransport``: `URLSession` (FoundationNetworking on Linux), with caching and cookies off.

@@ -1,4 +1,5 @@
 @_spi(FileSystem) package import PostStore
+import PostStoreEngines
 
 /// Observation of a JSON store: a write by any process replaces the file (a rename onto it), which inotify reports
 /// and which gives the file a new identity (inode, size, modification time).

@@ -1,5 +1,6 @@
 import HTTPTypes
 import PostStore
+import PostStoreEngines
 
 /// JSONPlaceholder's `/posts` API over one store, json-server's conventions: routing, parameters, `ETag`s and
 /// writes, independent of the HTTP server that carries it (``PostServer``), so that it is tested without one.

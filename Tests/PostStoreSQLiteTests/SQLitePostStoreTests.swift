@@ -5,6 +5,7 @@ import PostStoreTesting
 import Testing
 
 @testable import PostStoreSQLite
+import PostStoreEngines
 
 @Suite("SQLite store")
 struct SQLitePostStoreTests {

@@ -1,4 +1,5 @@
 import PostStore
+package import PostStoreEngines
 
 /// Randomness that is always the same number, so jittered delays are exact in tests.
 package struct FixedRandomSource: RandomSource {

@@ -95,7 +95,7 @@ import Testing
     @Test func aFollowerRefusesASourceThatAnswersWithoutAFeedBeforeItWrites() async throws {
         let replica = InMemoryPostStore()
         // A source that could have a feed (an http(s) URL) but answers a whole copy without one.
-        let source = ReplayingPostDataService(StubPostDataService(posts: posts))
+        let source = WholeCopyOnlyDataService(StubPostDataService(posts: posts))
         let follow = SyncService(dataService: source, store: replica, clock: TestClock()).follow()
         let error = await #expect(throws: PostStoreError.self) {
             for try await _ in follow {}
@@ -149,5 +149,23 @@ import Testing
         await iterator.next()
         following.cancel()
         #expect(try await following.value == 1)
+    }
+}
+
+/// A source that could have a changes feed (it answers feed requests) but answers every one with a whole copy and
+/// no feed, as a server without one does.
+private struct WholeCopyOnlyDataService: PostChangesSource {
+    let wrapped: StubPostDataService
+
+    init(_ wrapped: StubPostDataService) { self.wrapped = wrapped }
+
+    var source: String { wrapped.source }
+
+    func streamPosts(_ request: PostFetchRequest) async throws -> PostStreamResult {
+        try await wrapped.streamPosts(request)
+    }
+
+    func fetchChanges(_ request: PostChangesRequest) async throws -> PostChangesResult {
+        .withoutFeed(try await wrapped.streamPosts(PostFetchRequest(etag: request.etag, progress: request.progress)))
     }
 }

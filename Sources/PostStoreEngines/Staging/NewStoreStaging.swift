@@ -1,3 +1,4 @@
+@_spi(FileSystem) package import PostStore
 import Foundation
 
 /// A new file store staged, then published under its name only if nothing has that name by then.

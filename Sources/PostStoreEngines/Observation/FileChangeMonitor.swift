@@ -1,3 +1,4 @@
+@_spi(FileSystem) package import PostStore
 import Dispatch
 
 #if canImport(Glibc)

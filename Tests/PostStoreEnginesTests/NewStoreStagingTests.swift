@@ -1,5 +1,6 @@
 import Foundation
 import PostStore
+import PostStoreEngines
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing

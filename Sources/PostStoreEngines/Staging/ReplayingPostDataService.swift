@@ -1,3 +1,4 @@
+package import PostStore
 import Synchronization
 
 /// A data service that fetches once, then answers every later request with what the first one got.

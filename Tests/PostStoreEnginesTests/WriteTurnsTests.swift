@@ -1,7 +1,8 @@
+import PostStore
+import PostStoreEngines
 import Synchronization
 import Testing
 
-@testable import PostStore
 
 /// Writes take their turns one at a time, first come first served; a cancelled waiter stops waiting.
 @Suite struct WriteTurnsTests {
