@@ -27,7 +27,7 @@ package struct ChangeHistory: Sendable, Equatable {
 
     /// How many writes back a history reaches unless a store says otherwise: at ten writes a second, a day; at a
     /// sync a minute, almost two years.
-    package static let defaultLimit = 1_000_000
+    static let defaultLimit = 1_000_000
 
     /// The history of a new store, or of one whose posts are written before it began (their revision is 0).
     package init(storeID: String = StableHasher.random(), revision: Int = 0, limit: Int = defaultLimit) {
@@ -76,7 +76,7 @@ package struct ChangeHistory: Sendable, Equatable {
     package var token: ChangeToken { head.token }
 
     /// The identity, revision, floor and limit, as an engine with tables stores them.
-    package var head: StoredChangeHistory {
+    var head: StoredChangeHistory {
         StoredChangeHistory(storeID: storeID, revision: revision, floor: floor, limit: limit)
     }
 
@@ -84,7 +84,7 @@ package struct ChangeHistory: Sendable, Equatable {
 
     /// Records one write's changed and deleted posts as the next revision; a write that changed nothing is not
     /// recorded.
-    package mutating func record(written: some Sequence<Int>, deleted: some Sequence<Int>) {
+    mutating func record(written: some Sequence<Int>, deleted: some Sequence<Int>) {
         let next = revision + 1
         var overwritten = OverwrittenRevisions()
         var changed = false
@@ -105,7 +105,7 @@ package struct ChangeHistory: Sendable, Equatable {
 
     /// The floor a history moves up to after a write, when it is time to compact: once it reaches an eighth past
     /// its limit, so that a write rarely pays for it.
-    package static func compactedFloor(revision: Int, floor: Int, limit: Int) -> Int? {
+    static func compactedFloor(revision: Int, floor: Int, limit: Int) -> Int? {
         revision - floor > limit + limit / 8 ? revision - limit : nil
     }
 
@@ -129,7 +129,7 @@ package struct ChangeHistory: Sendable, Equatable {
     package var summary: ChangeHistorySummary { head.summary }
 
     /// Forgets every post: the store was emptied. Every earlier token must refetch.
-    package mutating func recordRemovingAll(changedPosts: Bool) {
+    mutating func recordRemovingAll(changedPosts: Bool) {
         if changedPosts { revision += 1 }
         floor = revision
         postRevisions = [:]
@@ -149,7 +149,7 @@ package struct ChangeHistory: Sendable, Equatable {
     /// The changes since `token` (every post when `nil`), from these posts.
     ///
     /// - Throws: `mustRefetch` for a token this history cannot answer, `invalidArgument` for a limit below 1.
-    package func changes(
+    func changes(
         since token: ChangeToken?,
         limit: Int,
         posts: PostTable
@@ -196,7 +196,7 @@ package struct ChangeHistory: Sendable, Equatable {
     /// Refuses a token that a store with this identity, floor and head cannot answer, saying why.
     ///
     /// - Throws: `mustRefetch`.
-    package static func check(
+    static func check(
         _ token: ChangeToken,
         storeID: String,
         floor: Int,

@@ -4,7 +4,7 @@ package struct StoredChangeHistory: Sendable, Equatable {
     package let storeID: String
     package let revision: Int
     package let floor: Int
-    package let limit: Int
+    let limit: Int
 
     package init(storeID: String, revision: Int, floor: Int, limit: Int) {
         self.storeID = storeID

@@ -16,12 +16,12 @@ extension String {
     }
 
     /// Whether the path starts at the root: its first byte is `/` (whatever combining mark follows it).
-    package var isAbsolutePath: Bool {
+    var isAbsolutePath: Bool {
         utf8.first == UInt8(ascii: "/")
     }
 
     /// The path's folder and the name after its last `/` byte; `nil` when it has no `/`.
-    package var folderAndName: (folder: Substring, name: Substring)? {
+    var folderAndName: (folder: Substring, name: Substring)? {
         guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         return (Substring(utf8[..<slash]), Substring(utf8[utf8.index(after: slash)...]))
     }

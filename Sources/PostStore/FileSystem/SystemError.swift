@@ -9,7 +9,7 @@ import Darwin
 /// An operating-system error number, kept as the ``PostStoreError/cause`` of an I/O failure.
 package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The `errno` value, for example `ENOSPC`.
-    package let code: Int32
+    let code: Int32
 
     /// Wraps an `errno` value.
     ///

@@ -5,7 +5,7 @@
 /// added later cannot be left out of them.
 package struct ByteExactString: Sendable, Hashable {
     /// The text.
-    package var value: String
+    var value: String
 
     /// Wraps a string.
     ///

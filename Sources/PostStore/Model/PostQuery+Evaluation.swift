@@ -38,7 +38,7 @@ extension PostQuery {
     ///   - posts: Every post of a store, keyed by id.
     ///   - revision: The store's revision, passed through to the page.
     /// - Returns: The page.
-    package func evaluatePage(over posts: [Int: Post], revision: String?) throws(PostStoreError) -> PostPage {
+    func evaluatePage(over posts: [Int: Post], revision: String?) throws(PostStoreError) -> PostPage {
         let matches = try matches(in: posts)
         return PostPage(posts: window(of: matches), total: matches.count, revision: revision)
     }
@@ -61,7 +61,7 @@ extension PostQuery {
     }
 
     /// The positions of the window in `count` sorted matches; empty when `offset` is past them.
-    package func windowRange(count: Int) -> Range<Int> {
+    func windowRange(count: Int) -> Range<Int> {
         guard offset < count else { return count..<count }
         let end = limit.map { min(count, offset + min($0, count)) } ?? count
         return offset..<end

@@ -62,20 +62,20 @@ package final class ChangeWatcher: Sendable {
 
     /// How long the mark is read every `interval` after a notification of a commit: a SQLite commit is visible a moment
     /// after its last file event.
-    package static let burst = Duration.milliseconds(50)
+    static let burst = Duration.milliseconds(50)
     /// How often a store whose files are watched is read when they have not changed: for a write no file event
     /// reports (another machine writing a shared file).
     package static let idleInterval = Duration.seconds(1)
     /// How long a pause lasts when nothing but a notification or a deadline can end it.
     private static let untilWoken = Duration.seconds(3_600)
     /// The longest pause between two reads in a burst of notifications.
-    package static let longestBurstStep = Duration.milliseconds(16)
+    static let longestBurstStep = Duration.milliseconds(16)
     /// How long a burst reads every `interval` before its reads come less often: a commit is visible within a few
     /// milliseconds of its first file event.
-    package static let steadyBurst = Duration.milliseconds(8)
+    static let steadyBurst = Duration.milliseconds(8)
     /// The shortest time between two answers of a new stamp: under a stream of writes, each observer reads the
     /// store at most every 20 ms, not once per write; the first write after a quiet time is answered at once.
-    package static let answerGap = Duration.milliseconds(20)
+    static let answerGap = Duration.milliseconds(20)
 
     private let store: any PostStoreProtocol
     private let probe: any CommitProbe
@@ -88,7 +88,7 @@ package final class ChangeWatcher: Sendable {
     ///   - probe: How its commits are noticed.
     ///   - interval: How often the mark is read after a notification.
     ///   - clock: What the pauses and the waits' timeouts are measured on.
-    package init(
+    init(
         store: any PostStoreProtocol,
         probe: any CommitProbe,
         interval: Duration = .milliseconds(1),
@@ -118,7 +118,7 @@ package final class ChangeWatcher: Sendable {
     /// again, and is read again).
     ///
     /// - Throws: What reading them throws.
-    package func stamp() async throws -> StoreStamp {
+    func stamp() async throws -> StoreStamp {
         let mark = try await probe.commitMark()
         return StoreStamp(token: try await store.changeToken(), mark: mark)
     }
@@ -127,7 +127,7 @@ package final class ChangeWatcher: Sendable {
     ///
     /// - Returns: The store's new stamp, or `nil` when the timeout passed first or the watcher was stopped.
     /// - Throws: What reading the store throws; `CancellationError` when the task is cancelled.
-    package func change(
+    func change(
         after stamp: StoreStamp,
         concerning concern: Concern,
         timeout: Duration? = nil
@@ -214,7 +214,7 @@ package final class ChangeWatcher: Sendable {
     }
 
     /// Whether ``stop()`` was called.
-    package var isStopped: Bool {
+    var isStopped: Bool {
         state.withLock { $0.isStopped }
     }
 

@@ -19,7 +19,7 @@ package final class ChangeWatcherSlot: Sendable {
     package init() {}
 
     /// The shared watcher, or a new one made by `make` and kept while anyone holds it.
-    package func watcher(_ make: () -> ChangeWatcher) -> ChangeWatcher {
+    func watcher(_ make: () -> ChangeWatcher) -> ChangeWatcher {
         slots.withLock { slots in
             if let watcher = slots.shared.watcher { return watcher }
             let watcher = make()
@@ -29,7 +29,7 @@ package final class ChangeWatcherSlot: Sendable {
     }
 
     /// Keeps a watcher of its own (a server's) told of the store's commits while it lives.
-    package func register(_ watcher: ChangeWatcher) {
+    func register(_ watcher: ChangeWatcher) {
         slots.withLock { slots in
             slots.own.removeAll { $0.watcher == nil }
             slots.own.append(Weak(watcher: watcher))

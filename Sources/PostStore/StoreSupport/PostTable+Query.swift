@@ -20,7 +20,7 @@ extension PostTable {
     /// - Parameter query: The query.
     /// - Returns: The window's posts, and how many posts the query selects without its window.
     /// - Throws: ``PostStoreError/Code/invalidQuery`` for a negative limit or offset.
-    package mutating func answer(_ query: PostQuery) throws(PostStoreError) -> (posts: [Post], total: Int) {
+    mutating func answer(_ query: PostQuery) throws(PostStoreError) -> (posts: [Post], total: Int) {
         try query.validate()
         index.catchUp(slots: slots, text: text)
         let search = ByteTextSearch(TextSearch(query.search))

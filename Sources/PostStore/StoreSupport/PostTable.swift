@@ -61,7 +61,7 @@ package struct PostTable: Sendable {
     var index = PostTableIndex()
 
     /// An empty table.
-    package init() {}
+    init() {}
 
     /// An empty table whose search blocks close after `blockTextBytes` of text; tests make it small, to get many.
     init(blockTextBytes: Int) {
@@ -74,7 +74,7 @@ package struct PostTable: Sendable {
     }
 
     /// A table holding `posts`; for a repeated id the last one wins.
-    package init(_ posts: some Sequence<Post>) {
+    init(_ posts: some Sequence<Post>) {
         for post in posts { upsert(post) }
     }
 
@@ -92,7 +92,7 @@ package struct PostTable: Sendable {
     }
 
     /// Whether the table holds this post exactly: the same user, and the same title and body byte for byte.
-    package func holds(_ post: Post) -> Bool {
+    func holds(_ post: Post) -> Bool {
         guard let slot = slotOfId[post.id], slots[slot].userId == post.userId else { return false }
         return withStoredPost(inSlot: slot) { stored in
             stored.title.elementsEqual(post.title.utf8) && stored.body.elementsEqual(post.body.utf8)
@@ -100,12 +100,12 @@ package struct PostTable: Sendable {
     }
 
     /// The id of every post, in no particular order.
-    package var ids: [Int] {
+    var ids: [Int] {
         slots.filter(\.isLive).map(\.id)
     }
 
     /// Every post, by id ascending.
-    package func postsInIdOrder() -> [Post] {
+    func postsInIdOrder() -> [Post] {
         slotsInIdOrder().map(post(inSlot:))
     }
 
@@ -214,7 +214,7 @@ package struct PostTable: Sendable {
     }
 
     /// Removes the post with this id, if any.
-    package mutating func remove(_ id: Int) {
+    mutating func remove(_ id: Int) {
         guard let slot = slotOfId[id] else { return }
         removeSlot(slot)
         slotOfId.remove(id)
@@ -230,14 +230,14 @@ package struct PostTable: Sendable {
     }
 
     /// Removes every post and frees the memory they took.
-    package mutating func removeAll() {
+    mutating func removeAll() {
         self = PostTable(index: index.emptied)
     }
 
     /// Rewrites the table without its unused slots and text, in id order, when they outweigh the posts kept (and
     /// take at least 64 KiB or 1,024 slots, so a small table is not rewritten at every write). The index is then
     /// built again by the next query.
-    package mutating func compactIfWasteful() {
+    mutating func compactIfWasteful() {
         let unusedText = text.count - liveTextCount
         let unusedSlots = slots.count - count
         guard (unusedText > liveTextCount && unusedText >= 1 << 16) || (unusedSlots > count && unusedSlots >= 1024)

@@ -41,7 +41,7 @@ package struct StableHasher {
     }
 
     /// 16 random hexadecimal digits from the system's generator: a name for a new store or instance.
-    package static func random() -> String {
+    static func random() -> String {
         var hasher = StableHasher()
         hasher.state = UInt64.random(in: .min ... .max)
         return hasher.hexadecimal

@@ -1,7 +1,7 @@
 /// Passes another reader's batches on and reports a phase's progress after each: the posts so far and, when the
 /// reader reads bytes, the bytes so far; a finished update when the reader ends. How a data service's stream reports
 /// its reading to a progress display.
-package struct ReportingPostReader: PostReader {
+struct ReportingPostReader: PostReader {
     private var base: any PostReader
     private var progress: WorkProgress
     private let bytesRead: () -> Int?
@@ -13,7 +13,7 @@ package struct ReportingPostReader: PostReader {
     ///   - phase: The phase it reports, with its totals when they are known.
     ///   - bytesRead: How many bytes the reader has read so far, if it reads bytes.
     ///   - report: Called after each batch and at the end.
-    package init(
+    init(
         _ base: any PostReader,
         phase: WorkProgress,
         bytesRead: @escaping () -> Int? = { nil },
@@ -26,7 +26,7 @@ package struct ReportingPostReader: PostReader {
         report(phase)
     }
 
-    package mutating func nextBatch() throws -> [Post]? {
+    mutating func nextBatch() throws -> [Post]? {
         guard let batch = try base.nextBatch() else {
             if !ended {
                 ended = true
