@@ -1,5 +1,5 @@
 import Foundation
-import PostStore
+@_spi(FileSystem) import PostStore
 import PostStoreLive
 import PostStoreEngines
 
@@ -32,9 +32,9 @@ final class NewStoreWrite {
         guard let path = spec.path else { return nil }
         // A symbolic link is followed, also to a file that does not exist yet: the store is built beside, and
         // published at, the file the link points to.
-        let file = try LocalFileSystem().resolvingSymbolicLinks(inPath: path)
+        let file = try localFileSystem.resolvingSymbolicLinks(inPath: path)
         guard !FileManager.default.fileExists(atPath: file) else {
-            NewStoreStaging.removeAbandonedFolders(of: file, fileSystem: LocalFileSystem(), clock: SystemClock())
+            NewStoreStaging.removeAbandonedFolders(of: file, fileSystem: localFileSystem, clock: SystemClock())
             return nil
         }
         try spec.engine.checkNothingLeftBehind(file)
@@ -42,7 +42,7 @@ final class NewStoreWrite {
     }
 
     private init(_ spec: StoreSpec, path: String, file: String) throws {
-        staging = try NewStoreStaging(finalPath: file, fileSystem: LocalFileSystem(), clock: SystemClock())
+        staging = try NewStoreStaging(finalPath: file, fileSystem: localFileSystem, clock: SystemClock())
         self.spec = spec
         self.path = path
         self.file = file

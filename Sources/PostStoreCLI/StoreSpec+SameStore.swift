@@ -1,5 +1,5 @@
 import Foundation
-import PostStore
+@_spi(FileSystem) import PostStore
 import PostStoreLive
 
 extension StoreSpec {
@@ -15,7 +15,7 @@ extension StoreSpec {
 
     /// The file a path names: its links followed, made absolute and standardized.
     private static func canonical(_ path: String) -> String {
-        let resolved = (try? LocalFileSystem().resolvingSymbolicLinks(inPath: path)) ?? path
+        let resolved = (try? localFileSystem.resolvingSymbolicLinks(inPath: path)) ?? path
         return URL(fileURLWithPath: resolved).standardizedFileURL.path
     }
 }

@@ -19,7 +19,7 @@ extension JSONFilePostStore {
             path: path,
             mode: mode,
             lockTimeout: lockTimeout,
-            fileSystem: LocalFileSystem(),
+            fileSystem: localFileSystem,
             clock: SystemClock()
         )
     }

@@ -26,7 +26,7 @@ extension DependencyStore {
     ///     later.
     public func registerLive(_ configuration: PostStoreConfiguration, logger: Logger? = nil) {
         register((any ClockProtocol).self) { _ in SystemClock() }
-        register((any FileSystemProtocol).self) { _ in LocalFileSystem() }
+        register((any FileSystemProtocol).self) { _ in localFileSystem }
         register((any HTTPTransport).self) { _ in URLSessionHTTPTransport() }
         register((any RandomSource).self) { _ in SystemRandomSource() }
         if let logger { register(logger, for: Logger.self) }

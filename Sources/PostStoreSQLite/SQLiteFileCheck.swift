@@ -85,6 +85,6 @@ final class SQLiteFileCheck: Sendable {
     }
 
     private static func identityOfFile(at path: String) -> FileIdentity? {
-        try? LocalFileSystem().identityOfFile(atPath: path)
+        try? localFileSystem.identityOfFile(atPath: path)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// A new store is built in a staging folder and linked to its path only if nothing is there: publishing never
 /// replaces a file, and what a builder leaves is deleted only once no builder holds it.
 @Suite struct NewStoreStagingTests {
-    private let fileSystem = LocalFileSystem()
+    private let fileSystem = localFileSystem
 
     @Test func publishingGivesTheBuiltFileItsNameAndDiscardingLeavesNothingElse() throws {
         let directory = try TemporaryDirectory()

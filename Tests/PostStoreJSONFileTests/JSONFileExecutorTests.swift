@@ -36,7 +36,7 @@ struct JSONFileExecutorTests {
 /// The local file system, except that once a meeting starts, each of the first `count` looks at a file's identity
 /// blocks its thread until all `count` have arrived (a ``ThreadGate``).
 private final class MeetingFileSystem: FileSystemProtocol {
-    private let real = LocalFileSystem()
+    private let real = localFileSystem
     private let count: Int
     private let gate = ThreadGate()
     /// Whether the meeting started, and how many looks have joined it.

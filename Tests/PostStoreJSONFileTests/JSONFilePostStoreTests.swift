@@ -179,10 +179,10 @@ struct JSONFilePostStoreTests {
         let path = directory.file("posts.json")
         let store = try JSONFilePostStore(path: path)
         _ = try await store.upsert(SamplePosts.make(count: 3))
-        let identity = try LocalFileSystem().identityOfFile(atPath: path)
+        let identity = try localFileSystem.identityOfFile(atPath: path)
         #expect(try await store.upsert(SamplePosts.make(count: 3)) == WriteSummary(unchanged: 3))
         #expect(try await store.delete(ids: [99]) == 0)
-        #expect(try LocalFileSystem().identityOfFile(atPath: path) == identity)
+        #expect(try localFileSystem.identityOfFile(atPath: path) == identity)
     }
 
     @Test("a missing folder is an I/O failure naming the path")
@@ -294,7 +294,7 @@ struct JSONFilePostStoreTests {
         try await store.upsert(SamplePosts.make(count: 2, firstId: 10))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real, "the link is still a link")
         #expect(try await JSONFilePostStore(path: real).count() == 3)
-        #expect(try LocalFileSystem().identityOfFile(atPath: real)?.permissions == 0o600)
+        #expect(try localFileSystem.identityOfFile(atPath: real)?.permissions == 0o600)
         #expect(try directory.entries() == ["posts.json", "real"], "the lock file sits beside the real file")
     }
 

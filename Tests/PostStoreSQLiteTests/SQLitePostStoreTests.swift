@@ -137,7 +137,7 @@ struct SQLitePostStoreTests {
     @Test func aStagedSQLiteStoreIsAnOrdinaryStoreOncePublished() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("posts.sqlite")
-        let staging = try NewStoreStaging(finalPath: path, fileSystem: LocalFileSystem(), clock: SystemClock())
+        let staging = try NewStoreStaging(finalPath: path, fileSystem: localFileSystem, clock: SystemClock())
         defer { staging.discard() }
         try await Self.build(staging.storePath)
         // Built without a write-ahead log: nothing beside the store but the builder's lock.

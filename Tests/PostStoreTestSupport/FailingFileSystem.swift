@@ -16,7 +16,7 @@ package final class FailingFileSystem: FileSystemProtocol {
         package var testDescription: String { rawValue }
     }
 
-    private let real = LocalFileSystem()
+    private let real = localFileSystem
     private let failing: Mutex<Step?>
     private let standardInput: Data
 

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -8,12 +8,15 @@ import Musl
 import Darwin
 #endif
 
-/// The live file system: POSIX calls on the local disk.
-package struct LocalFileSystem: FileSystemProtocol {
-    /// Creates the live file system.
-    package init() {}
+/// The local disk, for the engines and the command line: the core does not show its type (``LocalFileSystem``).
+package let localFileSystem: any FileSystemProtocol = LocalFileSystem()
 
-    package func resolvingSymbolicLinks(inPath path: String) throws -> String {
+/// The live file system: POSIX calls on the local disk.
+struct LocalFileSystem: FileSystemProtocol {
+    /// Creates the live file system.
+    init() {}
+
+    func resolvingSymbolicLinks(inPath path: String) throws -> String {
         var path = path
         // A link to a file that does not exist yet (realpath fails on it) is followed by hand, a bounded number of
         // times, so the file is created where the link points.
@@ -32,11 +35,11 @@ package struct LocalFileSystem: FileSystemProtocol {
         throw PostStoreError(.ioFailure, "Cannot resolve \(path): too many symbolic links.", path: path)
     }
 
-    package func isWritableFile(atPath path: String) -> Bool {
+    func isWritableFile(atPath path: String) -> Bool {
         access(path, W_OK) == 0 || errno == ENOENT
     }
 
-    package func contentsOfFile(atPath path: String) throws -> Data? {
+    func contentsOfFile(atPath path: String) throws -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
@@ -46,15 +49,15 @@ package struct LocalFileSystem: FileSystemProtocol {
         return try Self.readToEnd(descriptor, name: path)
     }
 
-    package func contentsOfStandardInput() throws -> Data {
+    func contentsOfStandardInput() throws -> Data {
         try Self.readToEnd(STDIN_FILENO, name: "standard input")
     }
 
-    package func contentsOfStandardInput(maximumBytes: Int) throws -> Data? {
+    func contentsOfStandardInput(maximumBytes: Int) throws -> Data? {
         try Self.readToEnd(STDIN_FILENO, name: "standard input", maximumBytes: maximumBytes)
     }
 
-    package func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
+    func openFileForReading(atPath path: String) throws -> (any ReadableFile)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
@@ -90,7 +93,7 @@ package struct LocalFileSystem: FileSystemProtocol {
         try readToEnd(descriptor, name: name, maximumBytes: .max)!
     }
 
-    package func identityOfFile(atPath path: String) throws -> FileIdentity? {
+    func identityOfFile(atPath path: String) throws -> FileIdentity? {
         var info = stat()
         if stat(path, &info) != 0 {
             if errno == ENOENT { return nil }
@@ -110,7 +113,7 @@ package struct LocalFileSystem: FileSystemProtocol {
         )
     }
 
-    package func writeNewFile(atPath path: String, contents: Data, permissions: UInt16?) throws {
+    func writeNewFile(atPath path: String, contents: Data, permissions: UInt16?) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor < 0 { throw Self.failure("Cannot create", path) }
         defer { close(descriptor) }
@@ -130,35 +133,35 @@ package struct LocalFileSystem: FileSystemProtocol {
         }
     }
 
-    package func synchronizeFile(atPath path: String) throws {
+    func synchronizeFile(atPath path: String) throws {
         try synchronize(path, flags: O_RDONLY, what: "file")
     }
 
-    package func moveItem(atPath source: String, toPath destination: String) throws {
+    func moveItem(atPath source: String, toPath destination: String) throws {
         if rename(source, destination) != 0 {
             throw Self.failure("Cannot rename \(source) to", destination)
         }
     }
 
-    package func synchronizeDirectory(atPath path: String) throws {
+    func synchronizeDirectory(atPath path: String) throws {
         try synchronize(path, flags: O_RDONLY | O_DIRECTORY, what: "folder")
     }
 
-    package func removeFile(atPath path: String) throws {
+    func removeFile(atPath path: String) throws {
         if unlink(path) != 0, errno != ENOENT {
             throw Self.failure("Cannot delete", path)
         }
     }
 
-    package func createDirectory(atPath path: String) throws {
+    func createDirectory(atPath path: String) throws {
         if mkdir(path, 0o700) != 0 { throw Self.failure("Cannot create the folder", path) }
     }
 
-    package func removeDirectory(atPath path: String) throws {
+    func removeDirectory(atPath path: String) throws {
         if rmdir(path) != 0, errno != ENOENT { throw Self.failure("Cannot delete the folder", path) }
     }
 
-    package func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
+    func linkFile(atPath path: String, toNewPath newPath: String) throws -> Bool {
         if link(path, newPath) == 0 { return true }
         if errno == EEXIST { return false }
         if errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP {
@@ -175,7 +178,7 @@ package struct LocalFileSystem: FileSystemProtocol {
         throw Self.failure("Cannot link \(path) to", newPath)
     }
 
-    package func contentsOfDirectory(atPath path: String) throws -> [String] {
+    func contentsOfDirectory(atPath path: String) throws -> [String] {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: path)
         } catch {
@@ -183,7 +186,7 @@ package struct LocalFileSystem: FileSystemProtocol {
         }
     }
 
-    package func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
+    func tryLockExclusively(onFile lockPath: String) throws -> (any FileLock)? {
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if descriptor < 0 { throw Self.failure("Cannot open the lock file", lockPath) }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {

@@ -17,7 +17,7 @@ import Foundation
 /// For example:
 ///
 /// ```swift
-/// let staging = try NewStoreStaging(finalPath: "posts.sqlite", fileSystem: LocalFileSystem(), clock: SystemClock())
+/// let staging = try NewStoreStaging(finalPath: "posts.sqlite", fileSystem: localFileSystem, clock: SystemClock())
 /// defer { staging.discard() }
 /// try await build(SQLitePostStore(path: staging.storePath, mode: .createIfMissing))
 /// if try !staging.publish() { /* another process created posts.sqlite meanwhile: write into it instead */ }

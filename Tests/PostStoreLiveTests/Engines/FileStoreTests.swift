@@ -35,7 +35,7 @@ struct FileStoreTests {
                 path: path,
                 mode: .openExisting,
                 lockTimeout: .seconds(600),
-                fileSystem: LocalFileSystem(),
+                fileSystem: localFileSystem,
                 clock: clock
             )
             : try SQLitePostStore(
@@ -90,13 +90,13 @@ struct FileStoreTests {
                     path: path,
                     mode: .createIfMissing,
                     lockTimeout: .seconds(1),
-                    fileSystem: LocalFileSystem(),
+                    fileSystem: localFileSystem,
                     clock: clock
                 )
             },
             #expect(throws: PostStoreError.self) { try SQLitePostStore.schemaStatus(ofStoreAt: path) },
             await #expect(throws: PostStoreError.self) {
-                try await FilePostDataService(path: path, fileSystem: LocalFileSystem()).streamPosts(PostFetchRequest())
+                try await FilePostDataService(path: path, fileSystem: localFileSystem).streamPosts(PostFetchRequest())
             },
         ]
 

@@ -1,5 +1,5 @@
 import Foundation
-import PostStore
+@_spi(FileSystem) import PostStore
 import PostStoreJSONFile
 import PostStoreTestSupport
 import PostStoreTesting
@@ -21,7 +21,7 @@ import Testing
         let target = "/\u{301}poststore-nowhere/posts.json"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
 
-        let resolved = try LocalFileSystem().resolvingSymbolicLinks(inPath: link)
+        let resolved = try localFileSystem.resolvingSymbolicLinks(inPath: link)
 
         #expect(resolved.utf8.elementsEqual(target.utf8), "\(resolved.debugDescription)")
     }

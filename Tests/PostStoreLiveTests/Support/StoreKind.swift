@@ -117,7 +117,7 @@ struct StoreKind: Hashable, CustomTestStringConvertible, Sendable {
     ) throws -> any PostStoreProtocol {
         try openStore(
             isPersistent ? file(in: directory, name: name) : nil,
-            StoreOpenOptions(mode: mode, lockTimeout: timeout, clock: SystemClock(), fileSystem: LocalFileSystem())
+            StoreOpenOptions(mode: mode, lockTimeout: timeout, clock: SystemClock(), fileSystem: localFileSystem)
         )
     }
 
