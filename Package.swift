@@ -145,7 +145,7 @@ let package = Package(
                 "PostStore", "PostStoreEngines", "PostStoreNIO", "PostStorePostgresMigrations",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Underscored, so imported by one file alone (PostgresPoolFailure.swift, which says why, and
-                // scripts/check-imports.py holds it there): `ConnectionPoolError`, which PostgresClient throws when
+                // scripts/ci/check-imports.py holds it there): `ConnectionPoolError`, which PostgresClient throws when
                 // it cannot connect at all and PostgresNIO does not re-export.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -365,7 +365,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Every ```swift block of README.md, the DocC articles and the doc comments, made into code by
-        // scripts/doc-snippets.py (CI checks the files are current): a snippet that drifts from the API fails the
+        // scripts/ci/doc-snippets.py (CI checks the files are current): a snippet that drifts from the API fails the
         // build. No shared settings: the blocks compile as in a user's package.
         .testTarget(
             name: "DocumentationSnippetTests",

@@ -3,25 +3,29 @@
 # resolving an issue that touches an engine, sync, the server or concurrency, and give the summary in the closing
 # note. They are, in order:
 #
-#   asan        the whole suite under the address sanitizer (scripts/asan.sh, .build-asan)
-#   tsan        the whole suite under the thread sanitizer (scripts/tsan.sh, .build-tsan)
-#   benchmarks  the benchmark harness at smoke size (scripts/benchmarks.sh; builds the release poststore in
+#   asan        the whole suite under the address sanitizer (scripts/reliability/asan.sh, .build-asan)
+#   tsan        the whole suite under the thread sanitizer (scripts/reliability/tsan.sh, .build-tsan)
+#   benchmarks  the benchmark harness at smoke size (scripts/benchmarks/benchmarks.sh; builds the release poststore in
 #               Benchmarks/.build, which every step below runs)
-#   crash       crash soak: SIGKILL, SIGINT and SIGTERM mid-sync (scripts/crash-soak.py)
-#   soak        concurrency soak: syncs and readers on one store, first syncs racing (scripts/concurrency-soak.py)
+#   crash       crash soak: SIGKILL, SIGINT and SIGTERM mid-sync (scripts/reliability/crash-soak.py)
+#   soak        concurrency soak: syncs and readers on one store, first syncs racing
+#               (scripts/reliability/concurrency-soak.py)
 #   faults      PostgreSQL faults: server killed, backends terminated (also mid-COPY), server frozen, wrong password
+#               (scripts/reliability/postgres-faults.py)
 #   pgsoak      many writers, many machines: 4 sync loops, 4 servers with readers and If-Match writers, a copy
-#               loop on one PostgreSQL store (scripts/postgres-soak.py: 20 s at smoke size, 60 s with --full)
-#   api         the HTTP API against openapi.yaml (scripts/api-check.sh, schemathesis from PyPI)
-#   serve       poststore serve under load (scripts/serve-benchmark.py: wrk, datasette from PyPI)
+#               loop on one PostgreSQL store (scripts/reliability/postgres-soak.py: 20 s at smoke size, 60 s
+#               with --full)
+#   api         the HTTP API against openapi.yaml (scripts/reliability/api-check.sh, schemathesis from PyPI)
+#   serve       poststore serve under load (scripts/benchmarks/serve-benchmark.py: wrk, datasette from PyPI)
 #   concurrency one slow call beside everyone else's: serve during slow searches, an app syncing two stores, calls
-#               one after another (scripts/concurrency-benchmark.py; --full: a million posts, three rounds)
-#   feed        the changes feed: delta sync, follow latency, catch-up, idle long-polls (scripts/feed-benchmark.py)
+#               one after another (scripts/benchmarks/concurrency-benchmark.py; --full: a million posts, three rounds)
+#   feed        the changes feed: delta sync, follow latency, catch-up, idle long-polls
+#               (scripts/benchmarks/feed-benchmark.py)
 #   observe     observation: latency, idle observers, a sync observed, PostgreSQL writers with a listener
 #               (poststore-benchmarks --observation)
 #   differential  replicas following every engine behind serve, more rounds than the suite's 3
 #               (ReplicaDifferentialTests with POSTSTORE_DIFFERENTIAL_ROUNDS: 25, 200 with --full)
-#   fuzz        the payload decoder and the file reader under libFuzzer (scripts/fuzz.sh)
+#   fuzz        the payload decoder and the file reader under libFuzzer (scripts/reliability/fuzz.sh)
 #
 # Usage: scripts/deep-checks.sh [--only STEP[,STEP…]] [--skip STEP[,STEP…]] [--full]
 #   --only, --skip  which steps run (names above); by default all, in that order
@@ -68,7 +72,7 @@ done
 selected() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 
 # What the chosen steps need: gdb for the sanitizers' thread dumps when they are asked for
-# (POSTSTORE_STARVATION_LIMIT, see scripts/sanitizer_support.sh), wrk for the serve benchmark.
+# (POSTSTORE_STARVATION_LIMIT, see scripts/lib/sanitizer_support.sh), wrk for the serve benchmark.
 missing=()
 if [[ -n ${POSTSTORE_STARVATION_LIMIT:-} ]] && { selected asan || selected tsan; }; then
     command -v gdb >/dev/null || missing+=(gdb)
@@ -103,30 +107,30 @@ release_build() {
 
 run_step() {
     case "$1" in
-        asan) bash scripts/asan.sh ;;
-        tsan) bash scripts/tsan.sh ;;
+        asan) bash scripts/reliability/asan.sh ;;
+        tsan) bash scripts/reliability/tsan.sh ;;
         benchmarks)
             if $full; then
-                bash scripts/benchmarks.sh --posts 1000000 --runs 3 --postgres "$postgres"
+                bash scripts/benchmarks/benchmarks.sh --posts 1000000 --runs 3 --postgres "$postgres"
             else
-                bash scripts/benchmarks.sh --posts 2000 --runs 1 --postgres "$postgres"
+                bash scripts/benchmarks/benchmarks.sh --posts 2000 --runs 1 --postgres "$postgres"
             fi
             ;;
         crash)
             release_build
             if $full; then
-                python3 scripts/crash-soak.py --poststore "$poststore"
+                python3 scripts/reliability/crash-soak.py --poststore "$poststore"
             else
-                python3 scripts/crash-soak.py --poststore "$poststore" --posts 20000 --kills 15 --temp-kills 5 \
-                    --signals 4
+                python3 scripts/reliability/crash-soak.py --poststore "$poststore" --posts 20000 --kills 15 \
+                    --temp-kills 5 --signals 4
             fi
             ;;
         soak)
             release_build
             if $full; then
-                python3 scripts/concurrency-soak.py --poststore "$poststore" --postgres "$postgres"
+                python3 scripts/reliability/concurrency-soak.py --poststore "$poststore" --postgres "$postgres"
             else
-                python3 scripts/concurrency-soak.py --poststore "$poststore" --seconds 20 --posts 1000 \
+                python3 scripts/reliability/concurrency-soak.py --poststore "$poststore" --seconds 20 --posts 1000 \
                     --first-sync-rounds 10 --postgres "$postgres"
             fi
             ;;
@@ -135,9 +139,9 @@ run_step() {
             release_build
             local rounds=2
             $full && rounds=10
-            python3 scripts/postgres-faults.py --poststore "$poststore" --posts 2000 --rounds "$rounds"
+            python3 scripts/reliability/postgres-faults.py --poststore "$poststore" --posts 2000 --rounds "$rounds"
             # The faults aimed at a sync's COPY need one that lasts (a few tenths of a second at 100,000 posts).
-            python3 scripts/postgres-faults.py --poststore "$poststore" --posts 100000 --rounds "$rounds" \
+            python3 scripts/reliability/postgres-faults.py --poststore "$poststore" --posts 100000 --rounds "$rounds" \
                 --faults terminate-copy,kill-copy
             ;;
         pgsoak)
@@ -145,39 +149,39 @@ run_step() {
             release_build
             local seconds=20 posts=200
             $full && seconds=60 posts=500
-            python3 scripts/postgres-soak.py --poststore "$poststore" --seconds "$seconds" --posts "$posts" \
-                --postgres "$postgres"
+            python3 scripts/reliability/postgres-soak.py --poststore "$poststore" --seconds "$seconds" \
+                --posts "$posts" --postgres "$postgres"
             ;;
         api)
             release_build
             command -v schemathesis >/dev/null || pip_install schemathesis
             local examples=20
             $full && examples=200
-            bash scripts/api-check.sh --poststore "$poststore" --examples "$examples"
+            bash scripts/reliability/api-check.sh --poststore "$poststore" --examples "$examples"
             ;;
         serve)
             release_build
             command -v datasette >/dev/null || pip_install 'datasette<0.66'
             local seconds=1
             $full && seconds=10
-            python3 scripts/serve-benchmark.py --poststore "$poststore" --posts 2000 --seconds "$seconds" \
+            python3 scripts/benchmarks/serve-benchmark.py --poststore "$poststore" --posts 2000 --seconds "$seconds" \
                 --postgres "$postgres"
             ;;
         concurrency)
             command -v datasette >/dev/null || pip_install 'datasette<0.66'
             if $full; then
-                python3 scripts/concurrency-benchmark.py
+                python3 scripts/benchmarks/concurrency-benchmark.py
             else
-                python3 scripts/concurrency-benchmark.py --posts 2000 --runs 1 --seconds 1
+                python3 scripts/benchmarks/concurrency-benchmark.py --posts 2000 --runs 1 --seconds 1
             fi
             ;;
         feed)
             release_build
             if $full; then
-                python3 scripts/feed-benchmark.py --poststore "$poststore"
+                python3 scripts/benchmarks/feed-benchmark.py --poststore "$poststore"
             else
-                python3 scripts/feed-benchmark.py --poststore "$poststore" --posts 2000 --writes 50 --rate 20 \
-                    --followers 10 --idle-seconds 2 --runs 1
+                python3 scripts/benchmarks/feed-benchmark.py --poststore "$poststore" --posts 2000 --writes 50 \
+                    --rate 20 --followers 10 --idle-seconds 2 --runs 1
             fi
             ;;
         observe)
@@ -198,7 +202,7 @@ run_step() {
         fuzz)
             local seconds=20
             $full && seconds=600
-            bash scripts/fuzz.sh --seconds "$seconds"
+            bash scripts/reliability/fuzz.sh --seconds "$seconds"
             ;;
     esac
 }

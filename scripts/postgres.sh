@@ -15,8 +15,8 @@
 # the invoking user. The server binaries are looked up with pg_config, then in /usr/lib/postgresql/*/bin.
 # Exits 64 on a bad option, 69 when no PostgreSQL server is installed, 1 when the cluster fails to start or stop.
 set -euo pipefail
-# shellcheck source=usage_support.sh
-source "$(dirname "${BASH_SOURCE[0]}")/usage_support.sh"
+# shellcheck source=scripts/lib/usage_support.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/usage_support.sh"
 
 # The folder holding initdb and pg_ctl.
 server_bin() {

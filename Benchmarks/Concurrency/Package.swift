@@ -2,8 +2,8 @@
 import Foundation
 import PackageDescription
 
-// An app that embeds PostStore (the PostgreSQL trait off, as a lean app builds it) and syncs while it does other
-// work: scripts/concurrency-benchmark.py builds it against this checkout and against an earlier one, side by side.
+// An app that embeds PostStore (the PostgreSQL trait off, as a lean app builds it) and syncs while it does other work:
+// scripts/benchmarks/concurrency-benchmark.py builds it against this checkout and against an earlier one, side by side.
 // The main package is two folders up, by path; SwiftPM names a path dependency after its folder.
 let mainPackagePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

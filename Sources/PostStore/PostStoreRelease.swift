@@ -3,7 +3,7 @@
 
 /// The release of PostStore this is: the one place its version is written.
 ///
-/// `poststore --version` prints it, and `scripts/release-check.sh` (run by CI) checks that it is the latest release
+/// `poststore --version` prints it, and `scripts/ci/release-check.sh` (run by CI) checks that it is the latest release
 /// of `CHANGELOG.md` and, in a clone that has it, that release's git tag. PostStore follows semantic versioning:
 /// before 1.0.0 a minor release may break the API, and the changelog says so.
 public enum PostStoreRelease {

@@ -2,7 +2,8 @@ import PostStoreNIO
 import PostgresNIO
 
 /// `COPY … FROM STDIN` on a session's connection, driven so that postgres-nio 1.33.2 never reaches the failed
-/// preconditions that stop the process when a copy's connection closes (scripts/RELIABILITY.md has the finding):
+/// preconditions that stop the process when a copy's connection closes (scripts/reliability/RELIABILITY.md has the
+/// finding):
 ///
 /// - Every call into postgres-nio's copy writer — each `write`, and the `CopyDone` or `CopyFail` that `copyFrom`
 ///   sends once the body returns or throws — runs on the connection's event loop, in the same turn as a look that

@@ -1,4 +1,4 @@
-// The one file that imports postgres-nio's underscored module (scripts/check-imports.py allows it here alone):
+// The one file that imports postgres-nio's underscored module (scripts/ci/check-imports.py allows it here alone):
 // `PostgresClient` throws the pool's `ConnectionPoolError` as it is when no connection can be made at all (its
 // circuit breaker), and PostgresNIO does not re-export that type. Everything else reads the case below.
 import _ConnectionPoolModule

@@ -76,7 +76,7 @@ final class PostgresWatchdog: Sendable {
     /// Keeps the connection open while a `COPY` is in copy mode, until ``releaseCopyMode()``: past the limit the
     /// watchdog then only marks the call stopped (``hasStopped``, and ``extend()`` throws), and closes the
     /// connection after the copy has let go. postgres-nio 1.33.2 stops the process when a connection in copy mode
-    /// is closed by its client (scripts/RELIABILITY.md).
+    /// is closed by its client (scripts/reliability/RELIABILITY.md).
     ///
     /// - Throws: ``PostgresSessionError/stoppedAnswering`` when the limit has passed already.
     func holdCopyMode() throws {

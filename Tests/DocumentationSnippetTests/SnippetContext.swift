@@ -1,5 +1,5 @@
 // What the documentation's blocks name without declaring, as a reader's app would have it (see
-// scripts/doc-snippets.py; the store, service and posts a block uses are its function's parameters).
+// scripts/ci/doc-snippets.py; the store, service and posts a block uses are its function's parameters).
 import PostStore
 import PostStoreJSONFile
 

@@ -53,7 +53,7 @@ import Testing
         let parts = version.split(separator: ".", omittingEmptySubsequences: false)
         #expect(parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }, "\(version)")
         #expect(result.outputLines.count == 1)
-        // The one place the version is written (which scripts/release-check.sh holds to CHANGELOG.md and the tag).
+        // The one place the version is written (which scripts/ci/release-check.sh holds to CHANGELOG.md and the tag).
         #expect(version == PostStoreRelease.version)
     }
 }

@@ -7,7 +7,8 @@ import Testing
 @testable import PostStoreServer
 
 /// The pages for people, without a socket: which requests get one, what they show, how they treat hostile text,
-/// and which writes the pages' origin rule refuses. `BrowserTests` (scripts/browser-tests.py) drives them in Chromium.
+/// and which writes the pages' origin rule refuses. `BrowserTests` (scripts/ci/browser-tests.py) drives them in
+/// Chromium.
 @Suite struct PostPagesTests {
     private static let posts = (1...120).map {
         Post(userId: ($0 - 1) / 10 + 1, id: $0, title: "title \($0)", body: "body \($0)\nsecond line")

@@ -54,7 +54,7 @@ struct ReadmeExampleTests {
 
     @Test(
         "every relative link leads to a file of the repository",
-        arguments: ["README.md", "Benchmarks/README.md", "scripts/RELIABILITY.md"]
+        arguments: ["README.md", "Benchmarks/README.md", "scripts/README.md", "scripts/reliability/RELIABILITY.md"]
     )
     func relativeLinksLeadSomewhere(document: String) throws {
         let targets = try Documentation.relativeLinkTargets(of: document)

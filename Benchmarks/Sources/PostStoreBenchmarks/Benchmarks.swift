@@ -8,7 +8,7 @@ import PostStoreServer
 /// measures PostStore against the C limit and its own targets side by side in one run, and prints one Markdown
 /// table (see `Benchmarks/README.md`); with `--observation`, the observation measures instead
 /// (``ObservationBenchmark``); with `--serve-postgres-nio-alone URL PORT [--held]`, the floor under `poststore serve`
-/// over PostgreSQL that `scripts/serve-benchmark.py` loads (``serveFloor(_:)``).
+/// over PostgreSQL that `scripts/benchmarks/serve-benchmark.py` loads (``serveFloor(_:)``).
 ///
 /// Every sync measure runs in a child process of its own (this program, with `--measure NAME`), so each figure's
 /// peak memory is that measure's alone; the runs of all measures are interleaved, and the table shows medians.
@@ -37,7 +37,7 @@ struct Benchmarks {
     }
 
     /// `--serve-postgres-nio-alone URL PORT [--held]`: `PostServer` over ``PostgresNIOAloneStore`` on 127.0.0.1, until
-    /// SIGINT or SIGTERM (`scripts/serve-benchmark.py`'s floor under `poststore serve` over PostgreSQL).
+    /// SIGINT or SIGTERM (`scripts/benchmarks/serve-benchmark.py`'s floor under `poststore serve` over PostgreSQL).
     static func serveFloor(_ arguments: [String]) async throws {
         guard arguments.count >= 2, let port = Int(arguments[1]) else {
             throw BenchmarkError("usage: poststore-benchmarks --serve-postgres-nio-alone URL PORT [--held]")

@@ -4,9 +4,9 @@ import Foundation
 /// `NSLock`, for state that threads contend for (URLSession's delegate queue and the tasks it answers, concurrent
 /// resolutions of a dependency).
 ///
-/// On Linux the thread sanitizer (scripts/tsan.sh) does not see a contended `Mutex` lock — its waiter is handed the
-/// lock inside the kernel (a priority-inheritance futex), which the uninstrumented standard library calls directly —
-/// and reports the accesses that lock orders as races. An `NSLock` is a pthread mutex, which the sanitizer
+/// On Linux the thread sanitizer (scripts/reliability/tsan.sh) does not see a contended `Mutex` lock — its waiter is
+/// handed the lock inside the kernel (a priority-inheritance futex), which the uninstrumented standard library calls
+/// directly — and reports the accesses that lock orders as races. An `NSLock` is a pthread mutex, which the sanitizer
 /// intercepts. The PostgreSQL engine keeps its `Mutex`es: with this lock in its statement waiter, the sanitizer
 /// reported postgres-nio's row sequence, made on an event loop and read by the task that awaited it, as a race; the
 /// `Mutex`'s atomic operations are what it sees ordering the two.

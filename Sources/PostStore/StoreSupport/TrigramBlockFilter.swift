@@ -9,9 +9,9 @@
 ///
 /// A block closes once its posts hold ``blockTextBytes`` of text (8 KiB), and its filter has ``filterBits`` bits, one
 /// set by each trigram's hash: 512 bytes for about 8 KiB of text, 6% of its size. The 100,000 generated posts of
-/// `scripts/serve-benchmark.py` (a lorem-ipsum vocabulary, 2,847 blocks) set a seventh of each filter's bits, so a
-/// term of five trigrams passes the filter of a block that does not hold it about once in 15,000 blocks: a search
-/// for "zyzzyva" reads the 10 blocks that hold its 10 posts, and no other.
+/// `scripts/benchmarks/serve-benchmark.py` (a lorem-ipsum vocabulary, 2,847 blocks) set a seventh of each filter's
+/// bits, so a term of five trigrams passes the filter of a block that does not hold it about once in 15,000 blocks: a
+/// search for "zyzzyva" reads the 10 blocks that hold its 10 posts, and no other.
 struct TrigramBlockFilter: Sendable {
     /// The text, in bytes, after which a block closes.
     let blockTextBytes: Int

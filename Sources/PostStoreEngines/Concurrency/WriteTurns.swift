@@ -9,9 +9,9 @@ import Foundation
 /// writes that read before they write (a `POST` choosing a new id). A write whose task is cancelled while it waits
 /// for its turn stops waiting with `CancellationError`.
 ///
-/// Its state is guarded by an `NSLock`, not `Synchronization.Mutex`: on Linux the thread sanitizer (scripts/tsan.sh)
-/// does not see a contended `Mutex` lock (the standard library is not instrumented) and reports the accesses it
-/// orders as races, while an `NSLock` is a pthread mutex, which it intercepts.
+/// Its state is guarded by an `NSLock`, not `Synchronization.Mutex`: on Linux the thread sanitizer
+/// (scripts/reliability/tsan.sh) does not see a contended `Mutex` lock (the standard library is not instrumented) and
+/// reports the accesses it orders as races, while an `NSLock` is a pthread mutex, which it intercepts.
 package final class WriteTurns: @unchecked Sendable {
     // @unchecked: `current` is read and written only inside `state.withLock`, which holds `lock` throughout.
     private struct State {

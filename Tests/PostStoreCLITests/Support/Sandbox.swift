@@ -29,7 +29,7 @@ struct Sandbox: CustomStringConvertible {
             "HOME": home,
             "XDG_DATA_HOME": directory.file("xdg-data"),
         ]
-        // Under scripts/asan.sh or tsan.sh the binary is instrumented too and must get the same options.
+        // Under scripts/reliability/asan.sh or tsan.sh the binary is instrumented too and must get the same options.
         for name in ["ASAN_OPTIONS", "TSAN_OPTIONS"] {
             environment[name] = ProcessInfo.processInfo.environment[name]
         }
