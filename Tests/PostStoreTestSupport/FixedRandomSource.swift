@@ -1,5 +1,5 @@
 import PostStore
-package import PostStoreEngines
+import PostStoreEngines
 
 /// Randomness that is always the same number, so jittered delays are exact in tests.
 package struct FixedRandomSource: RandomSource {

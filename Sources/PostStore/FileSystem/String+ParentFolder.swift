@@ -16,7 +16,7 @@ extension String {
     }
 
     /// Whether the path starts at the root: its first byte is `/` (whatever combining mark follows it).
-    var isAbsolutePath: Bool {
+    package var isAbsolutePath: Bool {
         utf8.first == UInt8(ascii: "/")
     }
 

@@ -1,4 +1,4 @@
-@_spi(FileSystem) package import PostStore
+@_spi(FileSystem) import PostStore
 import Foundation
 
 /// Gives writes their turns, first come first served: an asynchronous lock, held across suspensions (an actor is

@@ -1,4 +1,4 @@
-@_spi(FileSystem) package import PostStore
+@_spi(FileSystem) import PostStore
 import Dispatch
 
 #if canImport(Glibc)
