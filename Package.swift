@@ -166,7 +166,7 @@ let package = Package(
         .target(
             name: "PostStoreServer",
             dependencies: [
-                "PostStore", "PostStoreEngines", "PostStoreNIO",
+                "PostStore", "PostStoreEngines", "PostStoreNIO", "PostStorePages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -175,11 +175,17 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // The pages' style sheet, script and icon, compiled in as byte arrays (PageAsset).
+            swiftSettings: swiftSettings
+        ),
+        // The pages `poststore serve` shows a browser, rendered whole on the server: HTML, and their style sheet,
+        // script and icon, real files compiled in as byte arrays (PageAsset) as the migrations are.
+        .target(
+            name: "PostStorePages",
+            dependencies: ["PostStore", "PostStoreEngines", .product(name: "HTTPTypes", package: "swift-http-types")],
             resources: [
-                .embedInCode("Pages/Resources/page.css"),
-                .embedInCode("Pages/Resources/page.js"),
-                .embedInCode("Pages/Resources/icon.svg"),
+                .embedInCode("Resources/page.css"),
+                .embedInCode("Resources/page.js"),
+                .embedInCode("Resources/icon.svg"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -271,6 +277,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PostStorePagesTests",
+            dependencies: ["PostStorePages", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PostStoreContainerTests",
             dependencies: ["PostStore", "PostStoreContainer", "PostStoreTesting"],
             swiftSettings: swiftSettings
@@ -279,6 +290,7 @@ let package = Package(
             name: "PostStoreSQLiteTests",
             dependencies: [
                 "PostStore",
+                "PostStoreEngines",
                 "PostStoreSQLite",
                 "PostStoreSQLiteMigrations",
                 "PostStoreTesting",
@@ -350,6 +362,7 @@ let package = Package(
             dependencies: [
                 "PostStore",
                 "PostStoreServer",
+                "PostStorePages",
                 "PostStoreEngines",
                 "PostStoreSQLite",
                 "PostStoreJSONFile",

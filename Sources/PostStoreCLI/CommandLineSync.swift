@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import PostStore
 import PostStoreContainer
+import PostStoreEngines
 import PostStoreHTTP
 import PostStoreLive
-import PostStoreEngines
 
 /// One `poststore sync`, from its checked options to its report: the store's folder, a dry run's fallbacks, the
 /// live graph, and the write (into a new store staged, see ``InterruptSafeWrite``).

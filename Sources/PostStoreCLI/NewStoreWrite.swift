@@ -1,7 +1,7 @@
 import Foundation
 @_spi(FileSystem) import PostStore
-import PostStoreLive
 import PostStoreEngines
+import PostStoreLive
 
 /// A write into a file store that does not exist yet (a first `sync`, a `copy` into a new store): the store is
 /// staged and published only once complete, and only if no store appeared there meanwhile.

@@ -1,6 +1,7 @@
 import HTTPTypes
 import PostStore
 import PostStoreEngines
+import PostStorePages
 
 /// JSONPlaceholder's `/posts` API over one store, json-server's conventions: routing, parameters, `ETag`s and
 /// writes, independent of the HTTP server that carries it (``PostServer``), so that it is tested without one.
@@ -150,11 +151,12 @@ struct PostAPI: Sendable {
     }
 
     private static func resource(at path: String) throws(APIError) -> Resource {
-        if path.hasPrefix(Self.liveFolder) {
-            guard case .list(let user)? = try? resource(at: String(path.dropFirst(Self.liveFolder.count - 1))) else {
+        if path.hasPrefix(ListPage.liveFolder) {
+            guard case .list(let user)? = try? resource(at: String(path.dropFirst(ListPage.liveFolder.count - 1)))
+            else {
                 throw APIError(
                     .notFound,
-                    "No such route: \(path). A list page's events are at \(Self.liveFolder)posts."
+                    "No such route: \(path). A list page's events are at \(ListPage.liveFolder)posts."
                 )
             }
             return .liveList(user: user)

@@ -3,7 +3,6 @@ import PostStoreEngines
 import Synchronization
 import Testing
 
-
 /// Writes take their turns one at a time, first come first served; a cancelled waiter stops waiting.
 @Suite struct WriteTurnsTests {
     @Test func oneWriteAtATime() async throws {

@@ -1,11 +1,11 @@
 import Foundation
 import PostStore
+import PostStoreEngines
 import PostStoreTestSupport
 import PostStoreTesting
 import Testing
 
 @testable import PostStoreSQLite
-import PostStoreEngines
 
 @Suite("SQLite store")
 struct SQLitePostStoreTests {

@@ -4,6 +4,7 @@ import PostStore
 import PostStoreTestSupport
 import Testing
 
+@testable import PostStorePages
 @testable import PostStoreServer
 
 /// The pages for people, without a socket: which requests get one, what they show, how they treat hostile text,

@@ -1,5 +1,5 @@
-@_spi(FileSystem) import PostStore
 import Foundation
+@_spi(FileSystem) import PostStore
 
 /// Gives writes their turns, first come first served: an asynchronous lock, held across suspensions (an actor is
 /// not: it lets another call in at each `await`).

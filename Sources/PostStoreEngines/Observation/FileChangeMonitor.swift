@@ -1,5 +1,5 @@
-@_spi(FileSystem) import PostStore
 import Dispatch
+@_spi(FileSystem) import PostStore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 @_spi(FileSystem) package import PostStore
+
 /// The probe of a store kept in files of the local file system, which any process may write (SQLite, JSON file):
 /// notifications from the file system (``FileChangeMonitor``, on Linux) and a mark the engine reads.
 package struct FileCommitProbe: CommitProbe {

@@ -1,5 +1,5 @@
-@_spi(FileSystem) package import PostStore
 import Foundation
+@_spi(FileSystem) package import PostStore
 
 /// A new file store staged, then published under its name only if nothing has that name by then.
 ///

@@ -1,9 +1,9 @@
-import PostStore
+package import PostStore
 
 /// The page of one post (`/posts/:id` asked for as HTML): its full title and body, and, on a server that takes
 /// writes, a form that edits or deletes it with the post's `ETag` as `If-Match` (through the script; the form is
 /// hidden without it). The article (`#live`) is what the script puts in place when the post changes.
-struct PostDetailPage {
+package struct PostDetailPage {
     let frame: PageFrame
     /// The post.
     let post: Post
@@ -14,7 +14,16 @@ struct PostDetailPage {
     /// Whether the server takes writes.
     let allowsWrites: Bool
 
-    func render() -> HTMLWriter {
+    /// Creates the value from its parts.
+    package init(frame: PageFrame, post: Post, tag: String, revision: String?, allowsWrites: Bool) {
+        self.frame = frame
+        self.post = post
+        self.tag = tag
+        self.revision = revision
+        self.allowsWrites = allowsWrites
+    }
+
+    package func render() -> HTMLWriter {
         var html = HTMLWriter(capacity: 4_096 + post.title.utf8.count * 2 + post.body.utf8.count * 3)
         frame.begin(&html, title: post.title.isEmpty ? "Post \(post.id)" : post.title) { html in
             html.markup(" data-post=\"")

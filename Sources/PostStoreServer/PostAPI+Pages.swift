@@ -1,13 +1,11 @@
 import HTTPTypes
 import PostStore
+import PostStorePages
 
 /// The pages for people: `GET /`, and the list and post routes when the request's `Accept` prefers HTML to JSON
 /// (a browser's does; a program's `*/*` or `application/json` gets JSON). The server renders them whole, so they
 /// read without JavaScript; their script (``PageAsset/script``) follows the store and edits posts.
 extension PostAPI {
-    /// How many posts a list page shows when its address gives no window.
-    static let pageSize = 50
-
     /// Whether the request asks for a page: a `GET` or `HEAD` whose `Accept` ranks `text/html` above
     /// `application/json`.
     static func wantsPage(_ request: APIRequest) -> Bool {
@@ -25,15 +23,15 @@ extension PostAPI {
 
     /// A list's page. Empty fields of the search form mean no filter: their address without them is a redirect
     /// (`303`), so that the address bar holds the list's link, which gives a program the same posts; so is a window
-    /// given in part (`_page`, `_start` or `_limit` alone) or none, completed with ``pageSize`` and the first page.
-    /// The home page (`isHome`) shows the first ``pageSize`` posts at `/`, and its links name that window.
+    /// given in part (`_page`, `_start` or `_limit` alone) or none, completed with ``ListPage/pageSize`` and the first page.
+    /// The home page (`isHome`) shows the first ``ListPage/pageSize`` posts at `/`, and its links name that window.
     func listPage(_ request: APIRequest, user: Int?, isHome: Bool = false) async throws -> APIResponse {
         let started = ContinuousClock.now
         let asked = PageAddress(
             path: user.map { "/users/\($0)/posts" } ?? "/posts",
             parameters: try QueryParameters(request.query).pairs.filter { $0.name != "_" }
         )
-        let size = min(Self.pageSize, maximumLimit)
+        let size = min(ListPage.pageSize, maximumLimit)
         var wanted = asked
         wanted.parameters.removeAll { $0.value.isEmpty }
         // A list route's window goes into its address, which then gives a program the same posts.
@@ -51,15 +49,13 @@ extension PostAPI {
         let html = ListPage(
             frame: pageFrame,
             address: address,
-            list: list,
+            query: list.query,
+            pageNumber: list.page,
             state: try await readState(of: list),
             userOfPath: user
         ).render()
-        return Self.timed(PageFrame.response(html), since: started)
+        return Self.timed(Self.pageResponse(html), since: started)
     }
-
-    /// Where a list page's script follows the page: this folder, then the list's address (``ListPageState``).
-    static let liveFolder = "/_page/live/"
 
     /// A list page's state as Server-Sent Events, for its script; `406` to a request that does not accept them.
     func liveListPage(_ request: APIRequest, user: Int?) throws -> APIResponse {
@@ -99,7 +95,7 @@ extension PostAPI {
             revision: try await store.revisionIfKept(),
             allowsWrites: allowsWrites
         ).render()
-        return Self.timed(PageFrame.response(html), since: started)
+        return Self.timed(Self.pageResponse(html), since: started)
     }
 
     /// A refusal as the request wants it: a page for a browser's `GET`, and for any `GET` of `/` (whose answer is
@@ -113,7 +109,7 @@ extension PostAPI {
         guard method == .get || method == .head, Self.prefersHTML(accept) || Self.isHome(path) else {
             return refusal.response
         }
-        var response = PageFrame.response(
+        var response = Self.pageResponse(
             ErrorPage(frame: pageFrame, status: refusal.status, message: refusal.message).render(),
             status: refusal.status
         )
@@ -156,9 +152,24 @@ extension PostAPI {
     }
 }
 
+extension PostAPI {
+    /// An answer carrying a page: HTML, never kept by a cache without asking, under the page policy; `Vary:
+    /// Accept`, as the same address answers JSON to a program.
+    static func pageResponse(_ html: HTMLWriter, status: HTTPResponse.Status = .ok) -> APIResponse {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        headers[.contentSecurityPolicy] = PageFrame.contentSecurityPolicy
+        headers[.referrerPolicy] = "same-origin"
+        return APIResponse(status: status, headers: headers, body: html.bytes)
+    }
+}
+
 extension HTTPField.Name {
     /// Where a request came from, as `Fetch Metadata` tells: `same-origin`, `same-site`, `cross-site` or `none`.
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
     /// How long the server took, for a browser's tools and the benchmark.
     static let serverTiming = HTTPField.Name("Server-Timing")!
+    /// What a page's links tell other sites of its address.
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 }

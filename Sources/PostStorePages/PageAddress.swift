@@ -1,12 +1,18 @@
 /// A page's address as a path and its query's parameters, in order: what the pages' links, forms and live updates
 /// are made of, so that the address bar always holds the API's own parameters, a link someone else can open.
-struct PageAddress: Equatable {
+package struct PageAddress: Equatable {
     /// The path (`/posts`, `/users/3/posts`).
     var path: String
     /// The parameters, in order, each decoded.
-    var parameters: [(name: String, value: String)]
+    package var parameters: [(name: String, value: String)]
 
-    static func == (lhs: PageAddress, rhs: PageAddress) -> Bool {
+    /// Creates the value from its parts.
+    package init(path: String, parameters: [(name: String, value: String)]) {
+        self.path = path
+        self.parameters = parameters
+    }
+
+    package static func == (lhs: PageAddress, rhs: PageAddress) -> Bool {
         lhs.path == rhs.path && lhs.parameters.elementsEqual(rhs.parameters) { $0 == $1 }
     }
 
@@ -29,7 +35,7 @@ struct PageAddress: Equatable {
     /// The address with its window made whole as a page shows it. A window given in part would be the API's: ten
     /// posts (`_page` alone), every post (`_start` alone), no pages (`_limit` alone); a `_limit` of `size` and the
     /// first `_page` complete it. With `fillingNone`, an address without a window gets both.
-    func completingWindow(size: Int, fillingNone: Bool) -> PageAddress {
+    package func completingWindow(size: Int, fillingNone: Bool) -> PageAddress {
         let given = Set(parameters.map(\.name))
         guard !given.isDisjoint(with: ["_page", "_limit", "_start", "_end"]) else {
             return fillingNone ? setting("_page", to: "1").setting("_limit", to: String(size)) : self
@@ -45,12 +51,12 @@ struct PageAddress: Equatable {
     }
 
     /// The parameters percent-encoded, as a query without its `?`.
-    var query: String {
+    package var query: String {
         parameters.map { Self.encoded($0.name) + "=" + Self.encoded($0.value) }.joined(separator: "&")
     }
 
     /// The address as sent: the path, then `?` and the query, when there are parameters.
-    var text: String {
+    package var text: String {
         parameters.isEmpty ? path : path + "?" + query
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// How the pages put a post's text and a time in a table or a line: a title and a body's start cut short, a time
 /// in UTC for people and for `datetime`.
-enum PageText {
+package enum PageText {
     /// The longest start of a body the table shows, in characters.
     static let excerptLength = 100
 

@@ -1,14 +1,14 @@
 import PostStore
 
-/// A file the pages load (their style sheet, their script, their icon), a real file in `Pages/Resources/` compiled
-/// into the server as its bytes (`.embedInCode`, as the migrations are): nothing is read from disk at run time or
+/// A file the pages load (their style sheet, their script, their icon), a real file in `Resources/` compiled
+/// into the module as its bytes (`.embedInCode`, as the migrations are): nothing is read from disk at run time or
 /// fetched from another origin. Its path holds a digest of its bytes, so that a browser may keep it for a year and
 /// still never run an old script against a new page.
-struct PageAsset: Sendable {
+package struct PageAsset: Sendable {
     /// The bytes served.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The `Content-Type`.
-    let contentType: String
+    package let contentType: String
     /// Where it is served: `/_page/NAME.DIGEST.EXTENSION`.
     let path: String
 
@@ -21,7 +21,7 @@ struct PageAsset: Sendable {
     }
 
     /// The folder of the assets' paths.
-    static let folder = "/_page/"
+    package static let folder = "/_page/"
 
     /// The style sheet, `Resources/page.css`: system fonts, light and dark from the system's setting, a table that
     /// becomes cards on a phone's width, and visible focus for the keyboard.
@@ -50,7 +50,7 @@ struct PageAsset: Sendable {
     )
 
     /// The asset served at a path, if any.
-    static func at(_ path: String) -> PageAsset? {
+    package static func at(_ path: String) -> PageAsset? {
         [style, script, icon].first { $0.path == path }
     }
 }

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import PostStoreServer
+@testable import PostStorePages
 
 /// Whatever text goes through ``HTMLWriter/text(_:)``, it cannot end its element or attribute, and reads back as
 /// itself (control characters as their pictures).

@@ -1,28 +1,54 @@
-import PostStore
+package import PostStore
+import PostStoreEngines
 
 /// The page of a list of posts (`/`, `/posts`, `/users/:id/posts` asked for as HTML): the store's facts, a search
 /// and user filter that send the API's own parameters, the table of the window's posts with sorting links, and
 /// paging. The region that changes with the store (`#live`) is what the script puts in place when it changes.
-struct ListPage {
+package struct ListPage {
     let frame: PageFrame
     /// The list's address, its window given (the HTML answer's default window made explicit).
     let address: PageAddress
-    /// The list's parameters as the API read them.
-    let list: PostListRequest
+    /// The list's query as the API read it.
+    let query: PostQuery
+    /// The page number the address gives (`_page`), if any.
+    let pageNumber: Int?
     /// The window's posts and what the page shows of the store.
     let state: ListPageState
     /// The user of `/users/:id/posts`, `nil` for `/posts`.
     let userOfPath: Int?
 
+    /// Creates the value from its parts.
+    package init(
+        frame: PageFrame,
+        address: PageAddress,
+        query: PostQuery,
+        pageNumber: Int?,
+        state: ListPageState,
+        userOfPath: Int?
+    ) {
+        self.frame = frame
+        self.address = address
+        self.query = query
+        self.pageNumber = pageNumber
+        self.state = state
+        self.userOfPath = userOfPath
+    }
+
+    /// How many posts a list page shows when its address gives no window.
+    package static let pageSize = 50
+
+    /// Where a list page's script follows the page: this folder, then the list's address (``ListPageState``).
+    package static let liveFolder = "/_page/live/"
+
     private var page: PostPage { state.page }
     private var storeCount: Int { state.storeCount }
     private var lastSync: SyncState? { state.lastSync }
 
-    func render() -> HTMLWriter {
+    package func render() -> HTMLWriter {
         var html = HTMLWriter()
         frame.begin(&html, title: userOfPath.map { "Posts of user \($0)" } ?? "Posts") { html in
             html.markup(" data-live=\"")
-            html.text(String(PostAPI.liveFolder.dropLast()) + address.text)
+            html.text(String(Self.liveFolder.dropLast()) + address.text)
             html.markup("\"")
             if let revision = page.revision {
                 html.markup(" data-revision=\"")
@@ -73,7 +99,7 @@ struct ListPage {
         html.markup(
             "\">\n<div><label for=\"q\">Search titles and bodies</label><input id=\"q\" name=\"q\" type=\"search\" value=\""
         )
-        html.text(list.query.search)
+        html.text(query.search)
         html.markup("\"></div>\n")
         if showsUserBox {
             html.markup(
@@ -109,9 +135,9 @@ struct ListPage {
     /// The address at the list's first page, of the same size: a window by `_start` and `_end` becomes one by
     /// `_page` and `_limit`, which new sorts and searches start from.
     private var firstPage: PageAddress {
-        guard list.page == nil else { return address.setting("_page", to: "1") }
+        guard pageNumber == nil else { return address.setting("_page", to: "1") }
         return address.setting("_start", to: nil).setting("_end", to: nil)
-            .setting("_limit", to: String(list.query.limit ?? PostAPI.pageSize)).setting("_page", to: "1")
+            .setting("_limit", to: String(query.limit ?? Self.pageSize)).setting("_page", to: "1")
     }
 
     /// Whether a parameter is a filter that the form's fields do not show (`title_like`, a second user…).
@@ -152,7 +178,7 @@ struct ListPage {
             return
         }
         html.markup("<table>\n<caption>")
-        let first = list.query.offset + 1
+        let first = query.offset + 1
         html.text(
             "Posts \(first.groupedDigits)–\((first + page.posts.count - 1).groupedDigits) of \(page.total.groupedDigits)"
         )
@@ -185,14 +211,14 @@ struct ListPage {
     private var emptyMessage: String {
         if storeCount == 0 { return "The store is empty." }
         if page.total == 0 { return "No post matches." }
-        if list.query.limit == 0 { return "The window holds no post (_limit=0)." }
+        if query.limit == 0 { return "The window holds no post (_limit=0)." }
         return "No post here: the list has \(page.total.groupedDigits) posts, "
             + (lastPage.map { "\($0.groupedDigits) pages." } ?? "fewer than this window skips.")
     }
 
     /// The number of the list's last page, when it pages with `_page`.
     private var lastPage: Int? {
-        guard list.page != nil, let size = list.query.limit, size > 0 else { return nil }
+        guard pageNumber != nil, let size = query.limit, size > 0 else { return nil }
         return max(1, (page.total + size - 1) / size)
     }
 
@@ -204,7 +230,7 @@ struct ListPage {
         ascending: PostQuery.Sort,
         descending: PostQuery.Sort
     ) {
-        let sort = list.query.sort
+        let sort = query.sort
         html.markup("<th scope=\"col\"")
         if sort == ascending { html.markup(" aria-sort=\"ascending\"") }
         if sort == descending { html.markup(" aria-sort=\"descending\"") }
@@ -243,7 +269,7 @@ struct ListPage {
     /// The windows before and after this one (by `_page`, or by `_start` and `_end` for such a window) and, by
     /// `_page`, where it lies; `nil` when there is nothing to show.
     private var neighbours: (previous: PageAddress?, position: String?, next: PageAddress?)? {
-        if let number = list.page, let pages = lastPage {
+        if let number = pageNumber, let pages = lastPage {
             return (
                 number > 1 ? address.setting("_page", to: String(min(number - 1, pages))) : nil,
                 number > pages
@@ -252,8 +278,8 @@ struct ListPage {
                 number < pages ? address.setting("_page", to: String(number + 1)) : nil
             )
         }
-        guard let size = list.query.limit, size > 0 else { return nil }
-        let start = list.query.offset
+        guard let size = query.limit, size > 0 else { return nil }
+        let start = query.offset
         let moved = { (start: Int) in
             address.setting("_start", to: String(start))
                 .setting("_end", to: address.value("_end") == nil ? nil : String(start + size))

@@ -1,15 +1,22 @@
-import HTTPTypes
+package import HTTPTypes
 
 /// A refusal as a page, for a person whose browser asked for one: the API's own one-line message under the status,
 /// and a way back to the list. Same status as the JSON answer.
-struct ErrorPage {
+package struct ErrorPage {
     let frame: PageFrame
     /// The answer's status.
     let status: HTTPResponse.Status
     /// The API's message.
     let message: String
 
-    func render() -> HTMLWriter {
+    /// Creates the value from its parts.
+    package init(frame: PageFrame, status: HTTPResponse.Status, message: String) {
+        self.frame = frame
+        self.status = status
+        self.message = message
+    }
+
+    package func render() -> HTMLWriter {
         var html = HTMLWriter(capacity: 2_048 + message.utf8.count * 2)
         frame.begin(&html, title: "\(status.code) \(status.reasonPhrase)")
         html.markup("<h1>")

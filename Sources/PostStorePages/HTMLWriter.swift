@@ -11,9 +11,9 @@
 /// html.text(post.title)
 /// html.markup("</bdi></td>")
 /// ```
-struct HTMLWriter {
+package struct HTMLWriter {
     /// The document so far, UTF-8.
-    private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
     init(capacity: Int = 16_384) {
         bytes.reserveCapacity(capacity)

@@ -1,15 +1,18 @@
-import HTTPTypes
-
 /// What every page for people shares: the document's head (its title, the style sheet and the script, both of the
 /// server's own origin), the bar naming the store, and the answer's header fields (a strict
 /// Content-Security-Policy among them).
-struct PageFrame {
+package struct PageFrame {
     /// The store's name as the bar shows it: its engine and location, as `poststore info` names them.
     let storeName: String
 
+    /// Creates the value from its parts.
+    package init(storeName: String) {
+        self.storeName = storeName
+    }
+
     /// The policy of every page: nothing but the server's own style sheet, script and requests; no inline script
     /// or style, no plug-in, no frame around the page, forms sent to the server alone.
-    static let contentSecurityPolicy =
+    package static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
         + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
@@ -59,20 +62,4 @@ struct PageFrame {
     func end(_ html: inout HTMLWriter) {
         html.markup("</main>\n</body>\n</html>\n")
     }
-
-    /// An answer carrying a page: HTML, never kept by a cache without asking, under the page policy; `Vary:
-    /// Accept`, as the same address answers JSON to a program.
-    static func response(_ html: HTMLWriter, status: HTTPResponse.Status = .ok) -> APIResponse {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-cache"
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
-        headers[.referrerPolicy] = "same-origin"
-        return APIResponse(status: status, headers: headers, body: html.bytes)
-    }
-}
-
-extension HTTPField.Name {
-    /// What a page's links tell other sites of its address.
-    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 }
