@@ -1,46 +1,41 @@
 public import PostStore
+import PostStoreEngines
 import PostgresNIO
 
 /// The changes feed (migration 0005): each post's `revision`, `post_tombstones`, `post_writes`, and in the
 /// `store_revision` row the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
 extension PostgresPostStore: ChangeHistoryKeeping {
     public func changeHistory() async throws -> ChangeHistorySummary {
-        try await read { session in try await storedChangeHistory(in: session).summary }
+        try await read { session in try await storedChangeLog(in: session).summary }
     }
 
     public func setChangeHistoryLimit(_ writes: Int) async throws {
         try ChangeHistory.validate(historyLimit: writes)
         try await write { session in
             try await session.execute("UPDATE \(unescaped: names.storeRevision) SET change_history_limit = \(writes)")
-            let history = try await storedChangeHistory(in: session)
-            if history.revision - history.floor > writes {
-                try await moveChangeFloor(to: history.revision - writes, in: session)
+            if let floor = try await storedChangeLog(in: session).floor(afterSettingLimit: writes) {
+                try await moveChangeFloor(to: floor, in: session)
             }
         }
     }
 
     public func changeToken() async throws -> ChangeToken {
-        try await read { session in try await storedChangeHistory(in: session).token }
+        try await read { session in try await storedChangeLog(in: session).token }
     }
 
     public func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
         try ChangeHistory.validate(limit: limit)
         return try await read { session in
             try await session.snapshot { session in
-                let history = try await storedChangeHistory(in: session)
-                guard let token else {
-                    return PostChanges(
-                        posts: try await posts(
+                let log = try await storedChangeLog(in: session)
+                guard let since = try log.start(since: token) else {
+                    return log.wholeCopy(
+                        try await posts(
                             "SELECT id, user_id, title, body FROM \(unescaped: names.posts) ORDER BY id",
                             in: session
-                        ),
-                        deletedIds: [],
-                        next: history.token,
-                        isCaughtUp: true
+                        )
                     )
                 }
-                try history.check(token)
-                let since = token.revision
                 let upcoming = try await session.rows(
                     """
                     (SELECT revision FROM \(unescaped: names.posts) WHERE revision > \(since)
@@ -52,15 +47,11 @@ extension PostgresPostStore: ChangeHistoryKeeping {
                     """,
                     as: Int.self
                 )
-                var end = ChangePageEnd.find(
-                    since: since,
-                    head: history.revision,
-                    limit: limit,
-                    revisionOfChange: { n in n <= upcoming.count ? upcoming[n - 1] : nil },
-                    latestOverwrite: { _, _ in nil }
-                )
-                while let later = try await latestOverwrite(since: since, end: end, in: session) { end = later }
-                return PostChanges(
+                var end = log.firstEnd(since: since, limit: limit, upcoming: upcoming)
+                while let later = try await latestOverwrite(since: since, end: end, in: session), later > end {
+                    end = later
+                }
+                return log.answer(
                     posts: try await posts(
                         """
                         SELECT id, user_id, title, body FROM \(unescaped: names.posts)
@@ -75,47 +66,45 @@ extension PostgresPostStore: ChangeHistoryKeeping {
                         """,
                         as: Int.self
                     ),
-                    next: ChangeToken(storeID: history.storeID, revision: end),
-                    isCaughtUp: end == history.revision
+                    end: end
                 )
             }
         }
     }
 
     /// The store's identity, revision, history floor and limit.
-    func storedChangeHistory(in session: PostgresSession) async throws -> StoredChangeHistory {
+    func storedChangeLog(in session: PostgresSession) async throws -> TableChangeLog {
         let (storeID, revision, floor, limit) = try await session.rows(
             """
             SELECT store_id, revision, change_floor, change_history_limit FROM \(unescaped: names.storeRevision)
             """,
             as: (String, Int, Int, Int).self
         )[0]
-        return StoredChangeHistory(storeID: storeID, revision: revision, floor: floor, limit: limit)
+        return TableChangeLog(storeID: storeID, revision: revision, floor: floor, limit: limit)
     }
 
-    /// Records a write that changed posts as the revision after `history`'s (read when the write began): the
-    /// store's revision, what it overwrote, and the history compacted when it is time.
+    /// Records a write that changed posts as the revision after `log`'s (read when the write began).
     func recordChanges(
-        after history: StoredChangeHistory,
+        after log: TableChangeLog,
         overwritten: OverwrittenRevisions,
         in session: PostgresSession
     ) async throws {
-        let revision = history.revision + 1
+        let record = log.record(overwritten)
         try await countRevision(in: session)
-        if let range = overwritten.range {
+        if let range = record.overwritten {
             try await session.execute(
                 """
                 INSERT INTO \(unescaped: names.writes) (revision, overwrote_first, overwrote_last)
-                VALUES (\(revision), \(range.lowerBound), \(range.upperBound))
+                VALUES (\(record.revision), \(range.lowerBound), \(range.upperBound))
                 """
             )
         }
-        if let floor = history.floorAfterNextWrite { try await moveChangeFloor(to: floor, in: session) }
+        if let floor = record.newFloor { try await moveChangeFloor(to: floor, in: session) }
     }
 
     /// Begins the history at the store's revision: every earlier token must refetch (the store was emptied).
     func startChangeHistoryAtTheRevision(in session: PostgresSession) async throws {
-        try await moveChangeFloor(to: try await storedChangeHistory(in: session).revision, in: session)
+        try await moveChangeFloor(to: try await storedChangeLog(in: session).revision, in: session)
     }
 
     private func moveChangeFloor(to floor: Int, in session: PostgresSession) async throws {
@@ -124,7 +113,7 @@ extension PostgresPostStore: ChangeHistoryKeeping {
         try await session.execute("UPDATE \(unescaped: names.storeRevision) SET change_floor = \(floor)")
     }
 
-    /// The latest write after `end` whose overwritten range meets `(since, end]` (see ``ChangePageEnd``).
+    /// The latest write after `end` whose overwritten range meets `(since, end]` (see `ChangePageEnd`).
     private func latestOverwrite(since: Int, end: Int, in session: PostgresSession) async throws -> Int? {
         try await session.rows(
             """

@@ -1,4 +1,5 @@
 public import PostStore
+import PostStoreEngines
 import PostgresNIO
 
 extension PostgresPostStore: PostStoreProtocol {
@@ -38,18 +39,18 @@ extension PostgresPostStore: PostStoreProtocol {
                 let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 try changes.checkRequiredPosts { byId[$0] }
             }
-            let history = try await storedChangeHistory(in: session)
+            let log = try await storedChangeLog(in: session)
             let (summary, overwritten) = try await perform(
                 changes,
                 streaming: upserts,
                 in: session,
-                revision: history.revision + 1,
+                revision: log.revision + 1,
                 progress: progress
             )
             if keepsSearchIndex {
                 try await PostgresSearchIndex(names: names).buildIfMissing(in: session, progress: progress)
             }
-            try await recordWrite(of: changes, summary, after: history, overwritten: overwritten, in: session)
+            try await recordWrite(of: changes, summary, after: log, overwritten: overwritten, in: session)
             return summary
         }
     }
@@ -366,7 +367,7 @@ extension PostgresPostStore: PostStoreProtocol {
     private func recordWrite(
         of changes: PostChangeSet,
         _ summary: WriteSummary,
-        after history: StoredChangeHistory,
+        after log: TableChangeLog,
         overwritten: OverwrittenRevisions,
         in session: PostgresSession
     ) async throws {
@@ -377,7 +378,7 @@ extension PostgresPostStore: PostStoreProtocol {
                 WHERE etag IS NOT NULL OR change_token IS NOT NULL
                 """
             )
-            try await recordChanges(after: history, overwritten: overwritten, in: session)
+            try await recordChanges(after: log, overwritten: overwritten, in: session)
         }
         guard let source = changes.syncState?.source else { return }
         let storedETag = try await storedETag(for: source, in: session)

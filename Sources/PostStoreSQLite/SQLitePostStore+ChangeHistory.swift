@@ -1,11 +1,12 @@
 public import PostStore
 import PostStoreCSQLite
+import PostStoreEngines
 
 /// The changes feed (migration 0006): each post's `revision`, `post_tombstones`, `post_writes`, and in
 /// `poststore_settings` the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
 extension SQLitePostStore: ChangeHistoryKeeping {
     public nonisolated func changeHistory() async throws -> ChangeHistorySummary {
-        try await read { tables in try tables.storedChangeHistory().summary }
+        try await read { tables in try tables.storedChangeLog().summary }
     }
 
     public func setChangeHistoryLimit(_ writes: Int) async throws {
@@ -17,13 +18,14 @@ extension SQLitePostStore: ChangeHistoryKeeping {
                 try statement.bind(writes)
                 try statement.run()
             }
-            let history = try tables.storedChangeHistory()
-            if history.revision - history.floor > writes { try tables.moveChangeFloor(to: history.revision - writes) }
+            if let floor = try tables.storedChangeLog().floor(afterSettingLimit: writes) {
+                try tables.moveChangeFloor(to: floor)
+            }
         }
     }
 
     public nonisolated func changeToken() async throws -> ChangeToken {
-        try await read { tables in try tables.storedChangeHistory().token }
+        try await read { tables in try tables.storedChangeLog().token }
     }
 
     public nonisolated func changes(since token: ChangeToken?, limit: Int) async throws -> PostChanges {
@@ -32,41 +34,31 @@ extension SQLitePostStore: ChangeHistoryKeeping {
     }
 }
 
+/// The change log's statements (``TableChangeLog`` holds its algorithm).
 extension SQLitePostTables {
     /// A page of the feed from one read transaction; see ``SQLitePostStore/changes(since:limit:)``.
     func changes(since token: ChangeToken?, limit: Int) throws -> PostChanges {
         try connection.readTransaction {
-            let history = try storedChangeHistory()
-            guard let token else {
-                return PostChanges(
-                    posts: try run(SQLiteQueryPlan(PostQuery(), usingSearchIndex: false)),
-                    deletedIds: [],
-                    next: history.token,
-                    isCaughtUp: true
-                )
+            let log = try storedChangeLog()
+            guard let since = try log.start(since: token) else {
+                return log.wholeCopy(try run(SQLiteQueryPlan(PostQuery(), usingSearchIndex: false)))
             }
-            try history.check(token)
-            let upcoming = try revisionsOfChanges(since: token.revision, first: limit + 1)
-            let end = try ChangePageEnd.find(
-                since: token.revision,
-                head: history.revision,
+            var end = log.firstEnd(
+                since: since,
                 limit: limit,
-                revisionOfChange: { (n: Int) throws(SQLiteError) -> Int? in
-                    n <= upcoming.count ? upcoming[n - 1] : nil
-                },
-                latestOverwrite: latestOverwrite(since:end:)
+                upcoming: try revisionsOfChanges(since: since, first: limit + 1)
             )
-            return PostChanges(
-                posts: try postsWritten(after: token.revision, through: end),
-                deletedIds: try idsDeleted(after: token.revision, through: end),
-                next: ChangeToken(storeID: history.storeID, revision: end),
-                isCaughtUp: end == history.revision
+            while let later = try latestOverwrite(since: since, end: end), later > end { end = later }
+            return log.answer(
+                posts: try postsWritten(after: since, through: end),
+                deletedIds: try idsDeleted(after: since, through: end),
+                end: end
             )
         }
     }
 
     /// The store's identity, revision, history floor and limit.
-    func storedChangeHistory() throws(SQLiteError) -> StoredChangeHistory {
+    func storedChangeLog() throws(SQLiteError) -> TableChangeLog {
         let values = try connection.withStatement(
             """
             SELECT key, value FROM poststore_settings
@@ -84,28 +76,27 @@ extension SQLitePostTables {
                 message: "poststore_settings lacks the change history's keys"
             )
         }
-        return StoredChangeHistory(storeID: storeID, revision: revision, floor: floor, limit: limit)
+        return TableChangeLog(storeID: storeID, revision: revision, floor: floor, limit: limit)
     }
 
-    /// Records a write that changed posts as the revision after `history`'s (read when the write began): the
-    /// store's revision, what it overwrote, and the history compacted when it is time.
-    func recordChanges(after history: StoredChangeHistory, overwritten: OverwrittenRevisions) throws(SQLiteError) {
-        let revision = history.revision + 1
+    /// Records a write that changed posts as the revision after `log`'s (read when the write began).
+    func recordChanges(after log: TableChangeLog, overwritten: OverwrittenRevisions) throws(SQLiteError) {
+        let record = log.record(overwritten)
         try countRevision()
-        if let range = overwritten.range {
+        if let range = record.overwritten {
             try connection.withStatement(
                 "INSERT INTO post_writes (revision, overwrote_first, overwrote_last) VALUES (?, ?, ?)"
             ) { statement throws(SQLiteError) in
-                try statement.bind(revision, range.lowerBound, range.upperBound)
+                try statement.bind(record.revision, range.lowerBound, range.upperBound)
                 try statement.run()
             }
         }
-        if let floor = history.floorAfterNextWrite { try moveChangeFloor(to: floor) }
+        if let floor = record.newFloor { try moveChangeFloor(to: floor) }
     }
 
     /// Begins the history at the store's revision: every earlier token must refetch (the store was emptied).
     func startChangeHistoryAtTheRevision() throws(SQLiteError) {
-        try moveChangeFloor(to: try storedChangeHistory().revision)
+        try moveChangeFloor(to: try storedChangeLog().revision)
     }
 
     func moveChangeFloor(to floor: Int) throws(SQLiteError) {
@@ -134,6 +125,7 @@ extension SQLitePostTables {
         return Array((written + deleted).sorted().prefix(count))
     }
 
+    /// The latest write after `end` whose overwritten range meets `(since, end]` (see `ChangePageEnd`).
     private func latestOverwrite(since: Int, end: Int) throws(SQLiteError) -> Int? {
         try connection.withStatement(
             """

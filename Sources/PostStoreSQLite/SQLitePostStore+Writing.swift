@@ -1,5 +1,6 @@
 public import PostStore
 import PostStoreCSQLite
+import PostStoreEngines
 
 extension SQLitePostStore {
     @discardableResult
@@ -29,15 +30,15 @@ extension SQLitePostStore {
             }
             try changes.checkRequiredPosts { id in try tables.storedPost(id: id) }
             var reader = try upserts.makeReader()
-            let history = try tables.storedChangeHistory()
+            let log = try tables.storedChangeLog()
             let (summary, overwritten) = try tables.perform(
                 changes,
                 streaming: &reader,
                 writing: true,
-                revision: history.revision + 1,
+                revision: log.revision + 1,
                 progress: progress
             )
-            try tables.recordWrite(of: changes, summary, after: history, overwritten: overwritten)
+            try tables.recordWrite(of: changes, summary, after: log, overwritten: overwritten)
             return summary
         }
     }
@@ -236,14 +237,14 @@ extension SQLitePostTables {
     func recordWrite(
         of changes: PostChangeSet,
         _ summary: WriteSummary,
-        after history: StoredChangeHistory,
+        after log: TableChangeLog,
         overwritten: OverwrittenRevisions
     ) throws {
         if summary.changedAnything {
             try connection.execute(
                 "UPDATE sync_state SET etag = NULL, change_token = NULL WHERE etag IS NOT NULL OR change_token IS NOT NULL"
             )
-            try recordChanges(after: history, overwritten: overwritten)
+            try recordChanges(after: log, overwritten: overwritten)
         }
         if let state = try changes.syncState(
             after: summary,

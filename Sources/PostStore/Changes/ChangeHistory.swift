@@ -73,12 +73,7 @@ package struct ChangeHistory: Sendable, Equatable {
     }
 
     /// The token of the store's state now.
-    package var token: ChangeToken { head.token }
-
-    /// The identity, revision, floor and limit, as an engine with tables stores them.
-    var head: StoredChangeHistory {
-        StoredChangeHistory(storeID: storeID, revision: revision, floor: floor, limit: limit)
-    }
+    package var token: ChangeToken { ChangeToken(storeID: storeID, revision: revision) }
 
     // MARK: - Recording a write
 
@@ -105,7 +100,7 @@ package struct ChangeHistory: Sendable, Equatable {
 
     /// The floor a history moves up to after a write, when it is time to compact: once it reaches an eighth past
     /// its limit, so that a write rarely pays for it.
-    static func compactedFloor(revision: Int, floor: Int, limit: Int) -> Int? {
+    package static func compactedFloor(revision: Int, floor: Int, limit: Int) -> Int? {
         revision - floor > limit + limit / 8 ? revision - limit : nil
     }
 
@@ -126,7 +121,9 @@ package struct ChangeHistory: Sendable, Equatable {
     }
 
     /// How far back the history reaches, and its limit.
-    package var summary: ChangeHistorySummary { head.summary }
+    package var summary: ChangeHistorySummary {
+        ChangeHistorySummary(oldest: ChangeToken(storeID: storeID, revision: floor), newest: token, limit: limit)
+    }
 
     /// Forgets every post: the store was emptied. Every earlier token must refetch.
     mutating func recordRemovingAll(changedPosts: Bool) {
@@ -163,7 +160,7 @@ package struct ChangeHistory: Sendable, Equatable {
                 isCaughtUp: true
             )
         }
-        try head.check(token)
+        try Self.check(token, storeID: storeID, floor: floor, head: revision)
         var changes: [(revision: Int, id: Int, isDeletion: Bool)] = []
         for (id, version) in postRevisions where version > token.revision { changes.append((version, id, false)) }
         for (id, version) in tombstones where version > token.revision { changes.append((version, id, true)) }
@@ -196,7 +193,7 @@ package struct ChangeHistory: Sendable, Equatable {
     /// Refuses a token that a store with this identity, floor and head cannot answer, saying why.
     ///
     /// - Throws: `mustRefetch`.
-    static func check(
+    package static func check(
         _ token: ChangeToken,
         storeID: String,
         floor: Int,

@@ -12,7 +12,7 @@ import Testing
     static let libraryModules = [
         "PostStore", "PostStoreSQLite", "PostStoreJSONFile", "PostStoreHTTP", "PostStorePostgres", "PostStoreLive",
         "PostStoreServer", "PostStoreConformance", "PostStoreTesting", "PostStoreContainer", "PostStoreEngines",
-        "PostStoreNIO",
+        "PostStoreNIO", "PostStorePages",
     ]
 
     /// The folders of Sources/ that are no Swift library: the executables, which choose a backend, and SQLite's C.
