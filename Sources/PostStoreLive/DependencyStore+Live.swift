@@ -31,23 +31,10 @@ extension DependencyStore {
         register((any RandomSource).self) { _ in SystemRandomSource() }
         if let logger { register(logger, for: Logger.self) }
         register((any PostStoreProtocol).self) { container in
-            let store = configuration.store
-            // Each collaborator is resolved only when the engine asks for it: the file engines a clock, the JSON
-            // engine a file system, an in-memory or server store neither.
-            var options = StoreOpenOptions(
-                mode: configuration.openMode,
-                lockTimeout: configuration.lockTimeout,
-                isStaged: configuration.isStaged,
-                clock: try container.resolve((any ClockProtocol).self),
-                fileSystem: try container.resolve((any FileSystemProtocol).self),
-                logger: container.logger
-            )
-            options.servesRequests = configuration.servesRequests
-            if let opening = try? container.resolve(OpeningProgress.self) { options.progress = opening.report }
-            return try store.engine.open(store.location, options)
+            try container.wiring.openStore(configuration)
         }
         register((any PostDataService).self) { container in
-            try configuration.source.makeDataService(configuration, container: container)
+            try container.wiring.makeDataService(configuration)
         }
         register(SyncService.self) { container in
             SyncService(
@@ -61,4 +48,17 @@ extension DependencyStore {
 
     /// The logger registered in this container or above, if any: the library logs nowhere unless given one.
     var logger: Logger? { try? resolve(Logger.self) }
+
+    /// The live wiring with this container's seams, each resolved only when a part asks for it (an in-memory store
+    /// resolves no file system and no clock, so a scope that overrides only those keeps it).
+    var wiring: LiveWiring {
+        var wiring = LiveWiring()
+        wiring.clock = { try self.resolve((any ClockProtocol).self) }
+        wiring.fileSystem = { try self.resolve((any FileSystemProtocol).self) }
+        wiring.transport = { try self.resolve((any HTTPTransport).self) }
+        wiring.random = { try self.resolve((any RandomSource).self) }
+        wiring.logger = { self.logger }
+        if let opening = try? resolve(OpeningProgress.self) { wiring.openingProgress = opening.report }
+        return wiring
+    }
 }

@@ -84,7 +84,7 @@ extension PostStoreConfiguration {
         /// The data service this source names.
         func makeDataService(
             _ configuration: PostStoreConfiguration,
-            container: DependencyStore
+            wiring: LiveWiring
         ) throws -> any PostDataService {
             switch kind {
             case .http(let url, let pageSize):
@@ -94,13 +94,13 @@ extension PostStoreConfiguration {
                     timeout: configuration.requestTimeout,
                     retryPolicy: configuration.retryPolicy,
                     limits: configuration.limits,
-                    transport: try container.resolve(),
-                    clock: try container.resolve(),
-                    random: try container.resolve(),
-                    logger: container.logger
+                    transport: try wiring.transport(),
+                    clock: try wiring.clock(),
+                    random: try wiring.random(),
+                    logger: wiring.logger()
                 )
             case .file(let path):
-                FilePostDataService(path: path, limits: configuration.limits, fileSystem: try container.resolve())
+                FilePostDataService(path: path, limits: configuration.limits, fileSystem: try wiring.fileSystem())
             }
         }
     }

@@ -1,10 +1,10 @@
 public import Logging
 public import PostStore
-import PostStoreContainer
 
 extension PostStoreDependencies {
-    /// Wires the live graph: opens the configured store and creates the configured data service, as
-    /// `DependencyStore.registerLive(_:logger:)` wires them.
+    /// Wires the live graph: opens the configured store and creates the configured data service. The graph is a
+    /// value, built once; `DependencyStore.registerLive(_:logger:)` registers the same wiring in a container for
+    /// apps that resolve by type.
     ///
     /// - Parameters:
     ///   - configuration: Which store, which source, timeouts and retries.
@@ -15,13 +15,6 @@ extension PostStoreDependencies {
         _ configuration: PostStoreConfiguration,
         logger: Logger? = nil
     ) throws -> PostStoreDependencies {
-        let container = DependencyStore()
-        container.registerLive(configuration, logger: logger)
-        return PostStoreDependencies(
-            store: try container.resolve(),
-            dataService: try container.resolve(),
-            clock: try container.resolve(),
-            syncService: try container.resolve()
-        )
+        try LiveWiring(logger: logger).dependencies(configuration)
     }
 }
