@@ -218,7 +218,6 @@ let package = Package(
             name: "PostStoreCLI",
             dependencies: [
                 "PostStore",
-                "PostStoreContainer",
                 "PostStoreEngines",
                 "PostStoreLive",
                 "PostStoreServer",

@@ -4,7 +4,7 @@ import PostStoreLive
 /// A command's write into a store (`sync`, `copy`) that a signal never leaves half-done, and that a signal after
 /// its commit no longer stops.
 ///
-/// A store whose file is missing is staged and published only when complete (``NewStoreWrite``),
+/// A store whose file is missing is staged and published only when complete (the library's `StoreWrite`),
 /// with signals held back while it is published; if another process created the store meanwhile, the write is made
 /// into that store, as any later write would be. An existing store is written into directly, and the write tells
 /// the ``CommitGate`` as soon as it has committed. From then on a SIGINT, SIGTERM or SIGHUP lets the command finish,
@@ -43,7 +43,8 @@ struct InterruptSafeWrite: Sendable {
         self.afterCommit = afterCommit
     }
 
-    /// Writes into `spec`: staged when its file is missing, directly otherwise.
+    /// Writes into `spec` as the library's `StoreWrite` does (staged when its file is missing, directly
+    /// otherwise), telling the process's signal handling of the staged files and the commit.
     ///
     /// - Parameters:
     ///   - spec: The store as the user named it; its folder must exist.
@@ -60,25 +61,28 @@ struct InterruptSafeWrite: Sendable {
         intoNewStore: (_ staged: StoreSpec) async throws -> Result,
         intoExistingStore: (_ committed: @escaping @Sendable () -> Void) async throws -> Result
     ) async throws -> Result {
-        let result = try await write(into: spec, intoNewStore: intoNewStore, intoExistingStore: intoExistingStore)
+        let result = try await StoreWrite(into: spec, hooks: hooks(refusingFolderOf: spec)).run(
+            intoNewStore: intoNewStore,
+            intoExistingStore: intoExistingStore
+        )
         await afterCommit()
-        return result
+        return result.result
     }
 
-    /// ``run(into:intoNewStore:intoExistingStore:)`` without the step after the commit.
-    private func write<Result>(
-        into spec: StoreSpec,
-        intoNewStore: (_ staged: StoreSpec) async throws -> Result,
-        intoExistingStore: (_ committed: @escaping @Sendable () -> Void) async throws -> Result
-    ) async throws -> Result {
-        guard let newStore = try NewStoreWrite.begin(spec) else {
-            return try await intoExistingStore(gate.writeCommitted)
+    /// The library's hooks for a write into `spec`: its staged files removed when a signal stops the process, its
+    /// publication and commit told to ``gate``.
+    func hooks(refusingFolderOf spec: StoreSpec) -> StoreWriteHooks {
+        var hooks = StoreWriteHooks()
+        hooks.stagingBegan = { files, lockFile, folder in
+            InterruptHandler.removeOnInterrupt(files: files, lockFile: lockFile, folder: folder)
         }
-        defer { newStore.discard() }
-        let result = try await newStore.build { try await intoNewStore(newStore.stagedSpec) }
-        if try gate.committing({ try newStore.publish() }) { return result }
-        // Another process created the store meanwhile: write into it as any later write would.
-        try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
-        return try await intoExistingStore(gate.writeCommitted)
+        hooks.stagingEnded = { InterruptHandler.removeNothingOnInterrupt() }
+        hooks.committing = { [gate] step in
+            // A folder made at the store's path meanwhile is refused as the command would refuse it.
+            try StoreOptions.refuseFolder(spec, openMode: .createIfMissing)
+            return try gate.committing(step)
+        }
+        hooks.committed = gate.writeCommitted
+        return hooks
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostStore
-import PostStoreContainer
 @_spi(ServerStore) import PostStoreEngines
 import PostStoreLive
 
@@ -100,23 +99,6 @@ struct StoreOptions: ParsableArguments {
             )
     }
 
-    /// The live graph of `configuration`, registered by the composition root in a container of its own: the one
-    /// route by which every command gets its store, data service and sync service (a new store's staging,
-    /// `NewStoreWrite`, makes its own file system and clock). Each is made when first resolved, so a command that
-    /// resolves only the store makes no data service and no HTTP client.
-    ///
-    /// - Parameter progress: Told of long work that opening the store does (a stale search index rebuilt).
-    static func live(
-        _ configuration: PostStoreConfiguration,
-        logger: Logger? = nil,
-        progress: (@Sendable (WorkProgress) -> Void)? = nil
-    ) -> DependencyStore {
-        let container = DependencyStore()
-        container.registerLive(configuration, logger: logger)
-        if let progress { container.register(OpeningProgress(report: progress), for: OpeningProgress.self) }
-        return container
-    }
-
     /// An existing store, for the commands that only read it: opening may rebuild a search index left stale by a
     /// program that did not keep it, which is drawn as `progressOptions` say.
     static func existingStore(
@@ -148,15 +130,10 @@ struct StoreOptions: ParsableArguments {
         var configuration = PostStoreConfiguration(store: spec, openMode: openMode)
         configuration.isStaged = isStaged
         configuration.servesRequests = servesRequests
-        return try await openStore(of: live(configuration, progress: progress), spec)
-    }
-
-    /// Opens the store of a live graph now, so that a missing one is reported before any work: a file store opens
-    /// its file, a store on a server connects (and migrates, as its first call would).
-    @discardableResult
-    static func openStore(of graph: DependencyStore, _ spec: StoreSpec) async throws -> any PostStoreProtocol {
-        try await pointingAtSync(spec) {
-            let store: any PostStoreProtocol = try graph.resolve()
+        var wiring = LiveWiring()
+        wiring.openingProgress = progress
+        return try await pointingAtSync(spec) {
+            let store = try wiring.openStore(configuration)
             try await (store as? any ServerStore)?.migrate()
             return store
         }

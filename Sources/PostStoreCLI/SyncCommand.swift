@@ -190,16 +190,13 @@ struct SyncCommand: AsyncParsableCommand {
                 // sync is written, the command exits 0.
                 let reached = LockedState(false)
                 let stoppedBy = try await SignalCancellation.run {
-                    // A follower may start before its source: the first sync is tried again as the follow is.
-                    try print(try await sync.runUntilReached(progress: progress), store: spec)
-                    reached.withLock { $0 = true }
                     let wait = Duration.milliseconds(Int64(((self.wait ?? 30) * 1000).rounded()))
-                    var isFirst = true
-                    for try await report in try await sync.follow(wait: wait, progress: progress) {
-                        // The follower's own first sync finds what came meanwhile, often nothing.
-                        defer { isFirst = false }
-                        if isFirst, report.byChanges, report.fetched == 0 { continue }
+                    // A follower may start before its source: the first sync is tried again as the follow is.
+                    for try await report in sync.follow(wait: wait, progress: progress) {
+                        // The first sync's progress line gives way to its report.
+                        if !reached.withLock({ $0 }) { progress.clear() }
                         try print(report, store: spec)
+                        reached.withLock { $0 = true }
                     }
                 }
                 // Stopped before the first sync was written: not a follow that ended well. Either the source could

@@ -32,10 +32,53 @@ extension SyncService {
         wait: Duration = .seconds(30),
         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) -> AsyncThrowingStream<SyncReport, any Error> {
+        following(options, wait: wait, progress: progress, isFirst: true)
+    }
+
+    /// Follows a source from a sync already made, ``follow(_:wait:progress:)`` without its first sync: the first
+    /// request already waits for the source's next change, and the sequence yields only the reports of the answers
+    /// that brought changes.
+    ///
+    /// For example, with the report of a sync that created the store:
+    ///
+    /// ```swift
+    /// let first = try await service.sync()
+    /// for try await report in service.follow(continuingFrom: first) {
+    ///     print("\(report.fetched) changes")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - options: As ``follow(_:wait:progress:)``.
+    ///   - report: The report of the sync that the following continues, into this service's store from its source.
+    ///   - wait: How long each request may be held by the source while it has no change.
+    ///   - progress: Called as each sync advances and before each retry.
+    /// - Returns: The reports, as each write commits; the sequence throws `invalidArgument` at once when `report`
+    ///   has no checkpoint (its source offered no changes feed).
+    public func follow(
+        _ options: SyncOptions = SyncOptions(),
+        continuingFrom report: SyncReport,
+        wait: Duration = .seconds(30),
+        progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) -> AsyncThrowingStream<SyncReport, any Error> {
+        guard report.changeToken != nil else {
+            return AsyncThrowingStream { $0.finish(throwing: Self.noFeed(dataService.source)) }
+        }
+        return following(options, wait: wait, progress: progress, isFirst: false)
+    }
+
+    private func following(
+        _ options: SyncOptions,
+        wait: Duration,
+        progress: @escaping @Sendable (SyncProgress) -> Void,
+        isFirst: Bool
+    ) -> AsyncThrowingStream<SyncReport, any Error> {
         AsyncThrowingStream { continuation in
             let following = Task {
                 do {
-                    try await follow(options, wait: wait, progress: progress) { continuation.yield($0) }
+                    try await follow(options, wait: wait, progress: progress, isFirst: isFirst) {
+                        continuation.yield($0)
+                    }
                     continuation.finish()
                 } catch is CancellationError {
                     continuation.finish()
@@ -77,6 +120,7 @@ extension SyncService {
         _ options: SyncOptions,
         wait: Duration,
         progress: @escaping @Sendable (SyncProgress) -> Void,
+        isFirst: Bool,
         report: (SyncReport) -> Void
     ) async throws {
         let source = dataService.source
@@ -86,7 +130,7 @@ extension SyncService {
         guard let feed = dataService as? any PostChangesSource else { throw Self.noFeed(source) }
         var options = options
         options.requiresChangesFeed = true
-        var isFirst = true
+        var isFirst = isFirst
         while true {
             try Task.checkCancellation()
             let asked = clock.uptime()

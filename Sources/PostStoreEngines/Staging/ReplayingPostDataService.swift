@@ -9,7 +9,8 @@ import Synchronization
 /// source's whole copy through its changes feed (a request without a token); a request for the changes since a
 /// token (the store another process created holds a checkpoint) goes to the source.
 package final class ReplayingPostDataService: PostChangesSource {
-    private let wrapped: any PostDataService
+    /// The real source.
+    package let wrapped: any PostDataService
     private let first = Mutex<PostStreamResult?>(nil)
     private let firstCopy = Mutex<PostChangesResult?>(nil)
 

@@ -129,6 +129,35 @@ import Testing
         #expect(try await replica.syncStates() != recorded)
     }
 
+    @Test func aFollowerThatContinuesASyncFirstAsksForTheNextChangeAndWaitsForIt() async throws {
+        let origin = InMemoryPostStore(posts: posts)
+        let source = StubPostChangesSource(serving: origin)
+        let replica = InMemoryPostStore()
+        let service = SyncService(dataService: source, store: replica, clock: TestClock())
+        let first = try await service.sync()
+        let token = try #require(first.changeToken)
+        let asked = LockedState<[(since: ChangeToken?, wait: Duration)]>([])
+        source.beforeAnswering { request in asked.withLock { $0.append((request.since, request.wait)) } }
+        var reports = service.follow(continuingFrom: first, wait: .seconds(600)).makeAsyncIterator()
+        try await origin.delete(ids: [5])
+        let next = try #require(try await reports.next())
+        // No sync of its own first: the first request asked for the changes since the report's token, held.
+        let firstAsked = try #require(asked.withLock { $0.first })
+        #expect(firstAsked.since == token && firstAsked.wait == .seconds(600))
+        #expect(next.byChanges && next.deletionsKept == 1)
+    }
+
+    @Test func aFollowerCannotContinueASyncFromASourceWithoutAFeed() async throws {
+        let replica = InMemoryPostStore()
+        let service = SyncService(dataService: StubPostDataService(posts: posts), store: replica, clock: TestClock())
+        let first = try await service.sync()
+        #expect(first.changeToken == nil)
+        let error = await #expect(throws: PostStoreError.self) {
+            for try await _ in service.follow(continuingFrom: first) {}
+        }
+        #expect(error?.code == .invalidArgument && error?.message.contains("offers no changes feed") == true)
+    }
+
     @Test func aFollowerEndsWhenItsTaskIsCancelled() async throws {
         let origin = InMemoryPostStore(posts: posts)
         let service = SyncService(
