@@ -50,11 +50,29 @@ struct PostAPI: Sendable {
         watcher = ChangeWatcher(store: store, interval: Self.watchInterval, clock: clock)
     }
 
+    /// A request's path, parsed once: what it names, or the 404 that refuses it.
+    struct Route: Sendable {
+        /// The path as the request gave it.
+        let path: String
+        fileprivate let resource: Result<Resource, APIError>
+    }
+
+    /// Parses a path; the server does it once a request, and hands the route to ``extraTime(for:query:)``,
+    /// ``refusal(of:on:accepting:)`` and ``respond(to:on:)``.
+    func route(forPath path: String) -> Route {
+        Route(path: path, resource: Result { () throws(APIError) in try Self.resource(at: path) })
+    }
+
     /// The response to a request; never throws: every failure is an answer.
     func respond(to request: APIRequest) async -> APIResponse {
+        await respond(to: request, on: route(forPath: request.path))
+    }
+
+    /// The response to a request whose path is parsed already.
+    func respond(to request: APIRequest, on route: Route) async -> APIResponse {
         let refusal: APIError
         do {
-            return try await route(request)
+            return try await dispatch(request, on: route)
         } catch let error as APIError {
             refusal = error
         } catch let error as PostStoreError {
@@ -69,28 +87,35 @@ struct PostAPI: Sendable {
 
     /// The answer to a request that its route or method alone refuses (a 404, a 405), or `nil`: asked before the
     /// body is read, so that a body is judged only where a write is served.
-    func refusal(of method: HTTPRequest.Method, on path: String, accepting accept: String?) -> APIResponse? {
+    func refusal(of method: HTTPRequest.Method, on route: Route, accepting accept: String?) -> APIResponse? {
         do {
-            _ = try admit(method, on: path)
+            _ = try admit(method, on: route)
             return nil
         } catch {
-            return answer(error, to: method, on: path, accepting: accept)
+            return answer(error, to: method, on: route.path, accepting: accept)
         }
     }
 
-    /// What the path names and the methods it takes, or the 404 or 405 that refuses the request.
+    /// ``refusal(of:on:accepting:)`` for a path not parsed yet.
+    func refusal(of method: HTTPRequest.Method, on path: String, accepting accept: String?) -> APIResponse? {
+        refusal(of: method, on: route(forPath: path), accepting: accept)
+    }
+
+    /// What the route names and the methods it takes, or the 404 or 405 that refuses the request.
     private func admit(
         _ method: HTTPRequest.Method,
-        on path: String
+        on route: Route
     ) throws(APIError) -> (resource: Resource, allowed: [HTTPRequest.Method]) {
-        let resource = try Self.resource(at: path)
+        let resource = try route.resource.get()
         let allowed = Self.allowedMethods(for: resource, writes: allowsWrites)
-        guard allowed.contains(method) else { throw notAllowed(method, on: path, resource: resource, allowed: allowed) }
+        guard allowed.contains(method) else {
+            throw notAllowed(method, on: route.path, resource: resource, allowed: allowed)
+        }
         return (resource, allowed)
     }
 
     /// What a path names.
-    private enum Resource {
+    fileprivate enum Resource: Sendable {
         case home
         case asset(PageAsset)
         case list(user: Int?)
@@ -101,16 +126,16 @@ struct PostAPI: Sendable {
     }
 
     /// How much longer than the request timeout a request may take: a changes request's `wait`.
-    func extraTime(forPath path: String, query: String?) -> Duration {
-        guard case .changes? = try? Self.resource(at: path),
+    func extraTime(for route: Route, query: String?) -> Duration {
+        guard case .changes? = try? route.resource.get(),
             let request = try? ChangesRequest(QueryParameters(query), maximumWait: maximumWait)
         else { return .zero }
         return request.wait
     }
 
-    private func route(_ request: APIRequest) async throws -> APIResponse {
+    private func dispatch(_ request: APIRequest, on route: Route) async throws -> APIResponse {
         let method = request.method
-        let (resource, allowed) = try admit(method, on: request.path)
+        let (resource, allowed) = try admit(method, on: route)
         switch (resource, method) {
         case (_, .options):
             var headers = HTTPFields()

@@ -28,7 +28,9 @@ struct PostServerResponder: HTTPResponder {
         let bodyReader = RequestBodyReader(request.body, isEmpty: !hasBody)
         // The body is read within the timeout too: a client that sends it slowly cannot hold the connection.
         // A changes request may be held for its `wait` besides.
-        let timeout = configuration.requestTimeout + api.extraTime(forPath: request.uri.path, query: request.uri.query)
+        // The path is parsed once, here.
+        let route = api.route(forPath: request.uri.path)
+        let timeout = configuration.requestTimeout + api.extraTime(for: route, query: request.uri.query)
         var answer = await withinRequestTimeout(timeout, on: context.eventLoop, reading: bodyReader) { [api] in
             do {
                 // The Host header goes into Link and Location: it must be a host and port, nothing else.
@@ -36,11 +38,7 @@ struct PostServerResponder: HTTPResponder {
                     throw APIError.badRequest("The Host header \"\(authority)\" is not a host name or address.")
                 }
                 // A route or method refused is refused whatever the body: a read-only server's 405, not a 413.
-                if let refusal = api.refusal(
-                    of: request.method,
-                    on: request.uri.path,
-                    accepting: request.headers[.accept]
-                ) {
+                if let refusal = api.refusal(of: request.method, on: route, accepting: request.headers[.accept]) {
                     return refusal
                 }
                 let body = try await collectBody(of: request, from: bodyReader)
@@ -52,7 +50,7 @@ struct PostServerResponder: HTTPResponder {
                     body: body,
                     origin: origin
                 )
-                return await api.respond(to: apiRequest)
+                return await api.respond(to: apiRequest, on: route)
             } catch let error as APIError {
                 return error.response
             } catch {

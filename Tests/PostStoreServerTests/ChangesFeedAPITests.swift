@@ -145,10 +145,11 @@ import Testing
 
     @Test func theExtraTimeOfARequestIsItsWait() {
         let api = PostAPI(store: InMemoryPostStore(), allowsWrites: false, maximumLimit: 100, maximumWait: .seconds(20))
-        #expect(api.extraTime(forPath: "/posts/_changes", query: "since=a-1&wait=2.5") == .milliseconds(2500))
-        #expect(api.extraTime(forPath: "/posts/_changes", query: "wait=99") == .seconds(20), "the server's bound")
-        #expect(api.extraTime(forPath: "/posts", query: "wait=2") == .zero)
-        #expect(api.extraTime(forPath: "/posts/_changes", query: "wait=x") == .zero)
+        let changes = api.route(forPath: "/posts/_changes")
+        #expect(api.extraTime(for: changes, query: "since=a-1&wait=2.5") == .milliseconds(2500))
+        #expect(api.extraTime(for: changes, query: "wait=99") == .seconds(20), "the server's bound")
+        #expect(api.extraTime(for: api.route(forPath: "/posts"), query: "wait=2") == .zero)
+        #expect(api.extraTime(for: changes, query: "wait=x") == .zero)
     }
 
     /// Waits for `count` requests to be held by the API's watcher.
