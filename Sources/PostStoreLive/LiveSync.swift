@@ -82,19 +82,7 @@ public struct LiveSync: Sendable {
         wait: Duration = .seconds(30),
         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) -> AsyncThrowingStream<SyncReport, any Error> {
-        AsyncThrowingStream { continuation in
-            let following = Task {
-                do {
-                    try await follow(options, wait: wait, progress: progress) { continuation.yield($0) }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in following.cancel() }
-        }
+        .yielding { report in try await follow(options, wait: wait, progress: progress, report: report) }
     }
 
     private func follow(

@@ -73,20 +73,8 @@ extension SyncService {
         progress: @escaping @Sendable (SyncProgress) -> Void,
         isFirst: Bool
     ) -> AsyncThrowingStream<SyncReport, any Error> {
-        AsyncThrowingStream { continuation in
-            let following = Task {
-                do {
-                    try await follow(options, wait: wait, progress: progress, isFirst: isFirst) {
-                        continuation.yield($0)
-                    }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in following.cancel() }
+        .yielding { report in
+            try await follow(options, wait: wait, progress: progress, isFirst: isFirst, report: report)
         }
     }
 

@@ -82,6 +82,17 @@ import Testing
         #expect(try Self.entries(of: folder) == ["posts.json"])
     }
 
+    /// The sync of `posts.sqlite` in `folder`, which does not exist, from 10 posts in `posts.json` there.
+    private static func syncOfAMissingSQLiteStore(in folder: TemporaryDirectory) throws -> LiveSync {
+        let source = try postsFile(in: folder, SamplePosts.make(count: 10))
+        return LiveSync(
+            PostStoreConfiguration(
+                store: StoreSpec(.sqlite, path: folder.file("posts.sqlite")),
+                source: .file(path: source)
+            )
+        )
+    }
+
     /// Writes `posts` as a JSON array into `posts.json` in `folder`, and returns its path.
     private static func postsFile(in folder: TemporaryDirectory, _ posts: [Post]) throws -> String {
         let path = folder.file("posts.json")
