@@ -50,13 +50,7 @@ import Testing
 
     @Test func aDryRunOfAMissingStoreCreatesNothing() async throws {
         let folder = try TemporaryDirectory()
-        let source = try Self.postsFile(in: folder, SamplePosts.make(count: 10))
-        let sync = LiveSync(
-            PostStoreConfiguration(
-                store: StoreSpec(.sqlite, path: folder.file("posts.sqlite")),
-                source: .file(path: source)
-            )
-        )
+        let sync = try Self.syncOfAMissingSQLiteStore(in: folder)
 
         let report = try await sync.sync(SyncOptions(dryRun: true))
 
@@ -66,13 +60,7 @@ import Testing
 
     @Test func aFollowerRefusesASourceWithoutAFeedBeforeItWritesAnything() async throws {
         let folder = try TemporaryDirectory()
-        let source = try Self.postsFile(in: folder, SamplePosts.make(count: 10))
-        let sync = LiveSync(
-            PostStoreConfiguration(
-                store: StoreSpec(.sqlite, path: folder.file("posts.sqlite")),
-                source: .file(path: source)
-            )
-        )
+        let sync = try Self.syncOfAMissingSQLiteStore(in: folder)
 
         let error = await #expect(throws: PostStoreError.self) {
             for try await _ in sync.follow() {}
