@@ -110,6 +110,7 @@ let package = Package(
                 .embedInCode("0004_create_settings.sql"),
                 .embedInCode("0005_add_store_revision.sql"),
                 .embedInCode("0006_create_change_history.sql"),
+                .embedInCode("0007_create_store_revision.sql"),
             ],
             swiftSettings: swiftSettings
         ),

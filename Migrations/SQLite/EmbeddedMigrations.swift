@@ -11,4 +11,5 @@ public let embeddedMigrations: [(fileName: String, bytes: [UInt8])] = [
     ("0004_create_settings.sql", PackageResources._004_create_settings_sql),
     ("0005_add_store_revision.sql", PackageResources._005_add_store_revision_sql),
     ("0006_create_change_history.sql", PackageResources._006_create_change_history_sql),
+    ("0007_create_store_revision.sql", PackageResources._007_create_store_revision_sql),
 ]

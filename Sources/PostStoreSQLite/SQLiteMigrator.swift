@@ -103,7 +103,7 @@ struct SQLiteMigrator {
     }
 
     /// The tables PostStore's code relies on once every migration is applied.
-    static let requiredTables = ["posts", "posts_search", "sync_state", "poststore_settings"]
+    static let requiredTables = ["posts", "posts_search", "sync_state", "poststore_settings", "store_revision"]
 
     /// Checks that the tables the store relies on exist, so a damaged schema is refused at open rather than failing
     /// later with a confusing error.

@@ -2,8 +2,8 @@ public import PostStore
 import PostStoreCSQLite
 import PostStoreEngines
 
-/// The changes feed (migration 0006): each post's `revision`, `post_tombstones`, `post_writes`, and in
-/// `poststore_settings` the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
+/// The changes feed (migrations 0006 and 0007): each post's `revision`, `post_tombstones`, `post_writes`, and the
+/// `store_revision` row: the store's `store_id`, `revision`, `change_floor` and `change_history_limit`.
 extension SQLitePostStore: ChangeHistoryKeeping {
     public nonisolated func changeHistory() async throws -> ChangeHistorySummary {
         try await read { tables in try tables.storedChangeLog().summary }
@@ -13,7 +13,7 @@ extension SQLitePostStore: ChangeHistoryKeeping {
         try ChangeHistory.validate(historyLimit: writes)
         try await write { tables in
             try tables.connection.withStatement(
-                "UPDATE poststore_settings SET value = CAST(? AS TEXT) WHERE key = 'change_history_limit'"
+                "UPDATE store_revision SET change_history_limit = ?"
             ) { statement throws(SQLiteError) in
                 try statement.bind(writes)
                 try statement.run()
@@ -59,24 +59,22 @@ extension SQLitePostTables {
 
     /// The store's identity, revision, history floor and limit.
     func storedChangeLog() throws(SQLiteError) -> TableChangeLog {
-        let values = try connection.withStatement(
-            """
-            SELECT key, value FROM poststore_settings
-            WHERE key IN ('store_id', 'revision', 'change_floor', 'change_history_limit')
-            """
+        let rows = try connection.withStatement(
+            "SELECT store_id, revision, change_floor, change_history_limit FROM store_revision"
         ) { statement throws(SQLiteError) in
-            Dictionary(uniqueKeysWithValues: try statement.rows { ($0.text(at: 0), $0.text(at: 1)) })
+            try statement.rows {
+                TableChangeLog(
+                    storeID: $0.text(at: 0),
+                    revision: $0.int(at: 1),
+                    floor: $0.int(at: 2),
+                    limit: $0.int(at: 3)
+                )
+            }
         }
-        guard let storeID = values["store_id"], let revision = values["revision"].flatMap({ Int($0) }),
-            let floor = values["change_floor"].flatMap({ Int($0) }),
-            let limit = values["change_history_limit"].flatMap({ Int($0) })
-        else {
-            throw SQLiteError(
-                extendedCode: SQLITE_CORRUPT,
-                message: "poststore_settings lacks the change history's keys"
-            )
+        guard rows.count == 1, let log = rows.first else {
+            throw SQLiteError(extendedCode: SQLITE_CORRUPT, message: "store_revision holds \(rows.count) rows, not 1")
         }
-        return TableChangeLog(storeID: storeID, revision: revision, floor: floor, limit: limit)
+        return log
     }
 
     /// Records a write that changed posts as the revision after `log`'s (read when the write began).
@@ -103,7 +101,7 @@ extension SQLitePostTables {
         for sql in [
             "DELETE FROM post_tombstones WHERE revision <= ?",
             "DELETE FROM post_writes WHERE revision <= ?",
-            "UPDATE poststore_settings SET value = CAST(? AS TEXT) WHERE key = 'change_floor'",
+            "UPDATE store_revision SET change_floor = ?",
         ] {
             try connection.withStatement(sql) { statement throws(SQLiteError) in
                 try statement.bind(floor)

@@ -1,7 +1,7 @@
 package import PostStore
 
 extension SQLitePostStore: PostPageReading {
-    /// `store_id` and `revision` of `poststore_settings` (migration 0005): one row read, no post.
+    /// `store_id` and `revision` of `store_revision` (migration 0007): one row read, no post.
     package nonisolated func revision() async throws -> String {
         try await read { tables in try tables.storedRevision() }
     }
@@ -43,15 +43,15 @@ extension SQLitePostTables {
     /// Counts a write that changed posts, inside its transaction.
     func countRevision() throws(SQLiteError) {
         try connection.execute(
-            "UPDATE poststore_settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision'"
+            "UPDATE store_revision SET revision = revision + 1"
         )
     }
 
     func storedRevision() throws(SQLiteError) -> String {
         try connection.withStatement(
-            "SELECT key, value FROM poststore_settings WHERE key IN ('store_id', 'revision') ORDER BY key DESC"
+            "SELECT store_id || '-' || revision FROM store_revision"
         ) { statement throws(SQLiteError) in
-            try statement.rows { $0.text(at: 1) }.joined(separator: "-")
+            try statement.rows { $0.text(at: 0) }.joined()
         }
     }
 }

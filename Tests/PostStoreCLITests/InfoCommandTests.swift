@@ -10,7 +10,7 @@ import Testing
     static let posts = SamplePosts.make(count: 25)
 
     @Test(arguments: [
-        ("sqlite:posts.sqlite", "sqlite", "posts.sqlite", 6), ("json:posts.json", "json", "posts.json", 2),
+        ("sqlite:posts.sqlite", "sqlite", "posts.sqlite", 7), ("json:posts.json", "json", "posts.json", 2),
     ])
     func textDescribesTheStore(store: String, engine: String, location: String, version: Int) async throws {
         let sandbox = try Sandbox()
@@ -52,7 +52,7 @@ import Testing
         #expect(result.output.contains(#"in\r\n\u{1B}[31m.json"#), "\(result)")
     }
 
-    @Test(arguments: [("sqlite:posts.sqlite", "sqlite", 6), ("json:posts.json", "json", 2)])
+    @Test(arguments: [("sqlite:posts.sqlite", "sqlite", 7), ("json:posts.json", "json", 2)])
     func jsonHasEveryKey(store: String, engine: String, version: Int) async throws {
         let sandbox = try Sandbox()
         try await sandbox.seed(Self.posts, into: store)

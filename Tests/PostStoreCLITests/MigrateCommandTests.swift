@@ -13,7 +13,7 @@ import Testing
         let result = try await sandbox.run(["migrate", "--store", "posts.sqlite", "--status"])
 
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.outputLines.count == 6, "\(result)")
+        #expect(result.outputLines.count == 7, "\(result)")
         for (index, line) in result.outputLines.enumerated() {
             #expect(line.hasPrefix("applied  000\(index + 1)_"), "\(line)")
         }
@@ -29,7 +29,7 @@ import Testing
         let result = try await sandbox.run(["migrate", "--store", "posts.sqlite"])
 
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.output == "Applied 0 migrations; schema version 6.\n")
+        #expect(result.output == "Applied 0 migrations; schema version 7.\n")
         #expect(try sandbox.snapshot() == before)
     }
 

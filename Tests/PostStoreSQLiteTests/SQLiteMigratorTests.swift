@@ -72,6 +72,31 @@ struct SQLiteMigratorTests {
         #expect(try sqlite3(path, "SELECT count(*) FROM poststore_migrations") == String(SQLiteMigration.all.count))
     }
 
+    @Test("a store from before its metadata had one row keeps its identity, revision and history in that row")
+    func storeFromBeforeTheMetadataRow() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("posts.sqlite")
+        try Self.makeStore(at: path, migrations: 6)
+        _ = try sqlite3(
+            path,
+            """
+            UPDATE poststore_settings SET value = '12' WHERE key = 'revision';
+            UPDATE poststore_settings SET value = '9' WHERE key = 'change_floor';
+            UPDATE poststore_settings SET value = '40' WHERE key = 'change_history_limit';
+            """
+        )
+        let storeID = try sqlite3(path, "SELECT value FROM poststore_settings WHERE key = 'store_id'")
+
+        let store = try SQLitePostStore(path: path, mode: .openExisting)
+
+        #expect(try await store.changeToken() == ChangeToken("\(storeID)-12"))
+        let history = try await store.changeHistory()
+        #expect(history.oldest == ChangeToken("\(storeID)-9") && history.limit == 40)
+        #expect(try sqlite3(path, "SELECT count(*) FROM store_revision") == "1")
+        // The settings keep only the search index's state.
+        #expect(try sqlite3(path, "SELECT count(*) FROM poststore_settings WHERE key <> 'search_index'") == "0")
+    }
+
     @Test("a store from before the changes feed begins its history at its revision; its posts stay out of answers")
     func storeFromBeforeTheChangesFeed() async throws {
         let directory = try TemporaryDirectory()
