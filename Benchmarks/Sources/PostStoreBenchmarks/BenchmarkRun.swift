@@ -253,7 +253,7 @@ struct BenchmarkRun {
     /// Runs `build`'s `poststore sync` as a user would (a whole process) and checks that the store holds every post.
     ///
     /// - Throws: ``MeasureLacking`` when a baseline has no `poststore`, or one without such a command or option (a
-    ///   usage error).
+    ///   usage error), or a harness that cannot make the empty store.
     private func commandSync(
         _ kind: CommandSync,
         store: String,
@@ -261,7 +261,7 @@ struct BenchmarkRun {
     ) async throws -> ChildProcess.Outcome {
         if build.isBaseline, !build.hasPostStore { throw MeasureLacking() }
         if kind == .emptyStore {
-            _ = try SQLitePostStore(path: store)
+            try child(.createSQLiteStore, store: store, changes: "0,0,0", build: build)
         }
         let outcome = try ChildProcess.run(
             [build.poststore, "sync", "--from", folder + "/posts.json", "--store", store, "--quiet"]
