@@ -4,9 +4,11 @@ import PostStorePostgres
 import PostStoreServer
 
 /// `swift run -c release --package-path Benchmarks poststore-benchmarks [--observation] [--posts N] [--runs R]
-/// [--poststore PATH] [--postgres URL [--postgres-only]]`:
+/// [--poststore PATH] [--postgres URL [--postgres-only]] [--baseline-harness PATH [--baseline-name NAME]]`:
 /// measures PostStore against the C limit and its own targets side by side in one run, and prints one Markdown
-/// table (see `Benchmarks/README.md`); with `--observation`, the observation measures instead
+/// table (see `Benchmarks/README.md`); with `--baseline-harness`, an earlier build's measures beside this one's,
+/// alternately in every run (`scripts/benchmarks/benchmarks.sh --baseline REF` builds it from a commit); with
+/// `--observation`, the observation measures instead
 /// (``ObservationBenchmark``); with `--serve-postgres-nio-alone URL PORT [--held]`, the floor under `poststore serve`
 /// over PostgreSQL that `scripts/benchmarks/serve-benchmark.py` loads (``serveFloor(_:)``).
 ///
@@ -24,7 +26,11 @@ struct Benchmarks {
             } else if arguments.first == "--observe" {
                 try await ObservationChild.run(arguments)
             } else if arguments.first == "--observation" {
-                try await ObservationBenchmark.run(options: try BenchmarkOptions(parsing: Array(arguments.dropFirst())))
+                let options = try BenchmarkOptions(parsing: Array(arguments.dropFirst()))
+                if options.baselineHarness != nil {
+                    throw BenchmarkError("--baseline-harness is for the main measures, not --observation")
+                }
+                try await ObservationBenchmark.run(options: options)
             } else {
                 try await BenchmarkRun(options: try BenchmarkOptions(parsing: arguments)).run()
             }
@@ -98,18 +104,27 @@ struct BenchmarkOptions {
     var postgres: String?
     /// Whether to run the PostgreSQL measures alone (`--postgres-only`), without the file engines'.
     var postgresOnly = false
+    /// A baseline build's harness (`--baseline-harness PATH`, its `poststore` beside it), whose measures run beside
+    /// this build's in every run, alternately; `benchmarks.sh --baseline REF` builds it from a commit.
+    var baselineHarness: String?
+    /// What the table calls the baseline (`--baseline-name`), such as the commit it was built from.
+    var baselineName = "the baseline"
 
     init(parsing arguments: [String]) throws {
         var remaining = arguments[...]
         let usage =
             "usage: poststore-benchmarks [--observation] [--posts N] [--runs R] [--idle-seconds S] [--poststore PATH] "
-            + "[--postgres URL [--postgres-only]]"
+            + "[--postgres URL [--postgres-only]] [--baseline-harness PATH [--baseline-name NAME]]"
         while let flag = remaining.popFirst() {
             if flag == "--postgres-only" {
                 postgresOnly = true
                 continue
             }
-            guard ["--posts", "--runs", "--idle-seconds", "--poststore", "--postgres"].contains(flag) else {
+            let valued = [
+                "--posts", "--runs", "--idle-seconds", "--poststore", "--postgres", "--baseline-harness",
+                "--baseline-name",
+            ]
+            guard valued.contains(flag) else {
                 throw BenchmarkError("unknown option \(flag); \(usage)")
             }
             guard let value = remaining.popFirst() else { throw BenchmarkError("\(flag) needs a value; \(usage)") }
@@ -133,10 +148,20 @@ struct BenchmarkOptions {
                     throw BenchmarkError("--postgres needs a server URL, postgres://USER@HOST:PORT/DB, without a query")
                 }
                 postgres = value
+            case "--baseline-harness":
+                guard FileManager.default.isExecutableFile(atPath: value) else {
+                    throw BenchmarkError("--baseline-harness \(value) is not an executable file")
+                }
+                baselineHarness = value
+            case "--baseline-name":
+                baselineName = value
             default:
                 throw BenchmarkError("unknown option \(flag); \(usage)")
             }
         }
         if postgresOnly, postgres == nil { throw BenchmarkError("--postgres-only needs --postgres URL; \(usage)") }
+        if baselineHarness == nil, arguments.contains("--baseline-name") {
+            throw BenchmarkError("--baseline-name needs --baseline-harness PATH; \(usage)")
+        }
     }
 }

@@ -22,6 +22,9 @@ enum ChildMeasure: String, CaseIterable {
     case resyncSQLiteChangedWithoutIndex = "resync-sqlite-changed-noindex"
     case syncJSONFile = "sync-json"
     case syncMemory = "sync-memory"
+    /// Makes an empty SQLite store (in WAL mode), which `poststore sync` then fills in place: in a child, so that
+    /// each build's store is its own library's and an earlier `poststore` is never handed a newer schema.
+    case createSQLiteStore = "create-sqlite-store"
     case rebuildIndex = "rebuild-index"
     case rebuildIndexCountingRows = "rebuild-index-counting"
     case queries = "queries"
@@ -103,6 +106,9 @@ enum ChildMeasure: String, CaseIterable {
             }
         case .syncMemory:
             return try await sync(context.baseFile, expectInserted: context.posts) { InMemoryPostStore() }
+        case .createSQLiteStore:
+            _ = try SQLitePostStore(path: context.store)
+            return ["seconds": 0]
         case .rebuildIndex, .rebuildIndexCountingRows:
             let store = try SQLitePostStore(path: context.store, mode: .openExisting)
             let start = ContinuousClock.now

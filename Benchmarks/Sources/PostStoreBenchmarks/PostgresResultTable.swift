@@ -4,54 +4,86 @@ struct PostgresResultTable {
     let posts: Int
     let fileMegabytes: Double
     let results: PostgresResults
+    /// The baseline build's name and results, measured in the same runs (`--baseline-harness`); nil without one.
+    let baseline: (name: String, results: PostgresResults)?
 
     func print() {
         let figure = results.figure
         let copy = ("psql \\copy, the same B-tree indexes, ANALYZE", figure(.anchorCopyWithStoreIndexes))
         let indexed = ("psql \\copy + the same indexes", results.anchorWithIndexes)
-        let rows = [
-            ResultRow("psql: \\copy into a table with its primary key", figure(.anchorCopy)),
-            ResultRow(
-                "psql: \\copy into the store's table with its B-tree indexes (id, user, revision), then ANALYZE",
-                figure(.anchorCopyWithStoreIndexes)
+        /// The baseline's cells for a step of PostStore's (none for a `psql` anchor, which no build changes).
+        func beside(_ step: PostgresResults.Step?) -> BaselineCell? {
+            guard let baseline else { return nil }
+            guard let step else { return .notApplicable }
+            return baseline.results.lacking.contains(step)
+                ? .lacking : BaselineCell(baseline.results.figures[step]?.medianSeconds)
+        }
+        let rows: [(ResultRow, PostgresResults.Step?)] = [
+            (ResultRow("psql: \\copy into a table with its primary key", figure(.anchorCopy)), nil),
+            (
+                ResultRow(
+                    "psql: \\copy into the store's table with its B-tree indexes (id, user, revision), then ANALYZE",
+                    figure(.anchorCopyWithStoreIndexes)
+                ), nil
             ),
-            ResultRow("psql: index on user id", figure(.anchorUserIndex)),
-            ResultRow("psql: pg_trgm GIN index on the lowercased text", figure(.anchorSearchIndex)),
-            ResultRow("psql: \\copy + both indexes", results.anchorWithIndexes),
-            ResultRow(
-                "PostStore PostgreSQL first sync, no search index",
-                figure(.syncWithoutIndex),
-                vs: copy,
-                target: 1.1
+            (ResultRow("psql: index on user id", figure(.anchorUserIndex)), nil),
+            (ResultRow("psql: pg_trgm GIN index on the lowercased text", figure(.anchorSearchIndex)), nil),
+            (ResultRow("psql: \\copy + both indexes", results.anchorWithIndexes), nil),
+            (
+                ResultRow(
+                    "PostStore PostgreSQL first sync, no search index",
+                    figure(.syncWithoutIndex),
+                    vs: copy,
+                    target: 1.1
+                ), .syncWithoutIndex
             ),
-            ResultRow("PostStore PostgreSQL first sync, search index", figure(.sync), vs: indexed, target: 1.1),
-            ResultRow(
-                "PostStore PostgreSQL re-sync, nothing changed",
-                figure(.resyncUnchanged),
-                vs: ("PostStore PostgreSQL first sync", figure(.sync)),
-                target: 0.3
+            (
+                ResultRow("PostStore PostgreSQL first sync, search index", figure(.sync), vs: indexed, target: 1.1),
+                .sync
             ),
-            ResultRow(
-                "psql: changed re-sync in SQL (COPY to a temporary table, upsert, delete)",
-                figure(.anchorChangedResync)
+            (
+                ResultRow(
+                    "PostStore PostgreSQL re-sync, nothing changed",
+                    figure(.resyncUnchanged),
+                    vs: ("PostStore PostgreSQL first sync", figure(.sync)),
+                    target: 0.3
+                ), .resyncUnchanged
             ),
-            ResultRow(
-                "PostStore PostgreSQL re-sync of the changed set, prune",
-                figure(.resyncChanged),
-                vs: ("psql changed re-sync", figure(.anchorChangedResync)),
-                target: 1.2
+            (
+                ResultRow(
+                    "psql: changed re-sync in SQL (COPY to a temporary table, upsert, delete)",
+                    figure(.anchorChangedResync)
+                ), nil
+            ),
+            (
+                ResultRow(
+                    "PostStore PostgreSQL re-sync of the changed set, prune",
+                    figure(.resyncChanged),
+                    vs: ("psql changed re-sync", figure(.anchorChangedResync)),
+                    target: 1.2
+                ), .resyncChanged
             ),
         ]
+        /// The baseline's two columns' header and alignment cells for figures in `unit`; empty without a baseline.
+        func baselineHeader(_ unit: String) -> (names: String, alignment: String) {
+            baseline == nil ? ("", "") : BaselineCell.header(unit: unit)
+        }
+        let besideIt = baseline.map { " Baseline: \($0.name), measured in the same runs." } ?? ""
         Swift.print(
             """
 
-            PostgreSQL, the same \(posts) posts, on a local server over loopback (anchors: `psql` on the same server).
+            PostgreSQL, the same \(posts) posts, on a local server over loopback (anchors: `psql` on the same \
+            server).\(besideIt)
 
-            | measure | median s | peak RSS MB | compared with | ratio | target | |
-            |---|---:|---:|---|---:|---:|---|
+            | measure | median s | peak RSS MB | compared with | ratio | target | |\(baselineHeader("s").names)
+            |---|---:|---:|---|---:|---:|---|\(baselineHeader("s").alignment)
             """
         )
-        for row in rows { Swift.print(row.line) }
+        for (row, step) in rows {
+            var row = row
+            row.besideBaseline = beside(step)
+            Swift.print(row.line)
+        }
         let memoryShare = figure(.sync).maximumMegabytes / fileMegabytes
         Swift.print(
             """
@@ -63,8 +95,9 @@ struct PostgresResultTable {
             \(results.rowsWrittenByUnchangedResync == 0 ? "met" : "**missed**")).
             - The store's posts table with its indexes: \(format(results.storeMegabytes, decimals: 0)) MB.
 
-            | query on \(Int(results.queries["posts"] ?? 0)) posts over loopback, in process (p50) | µs | target µs | |
-            |---|---:|---:|---|
+            | query on \(Int(results.queries["posts"] ?? 0)) posts over loopback, in process (p50) | µs | target µs | |\
+            \(baselineHeader("µs").names)
+            |---|---:|---:|---|\(baselineHeader("µs").alignment)
             """
         )
         // Each read both ways a pool can run: connections kept open (what `poststore serve` asks for, and the
@@ -92,8 +125,11 @@ struct PostgresResultTable {
         for (name, key, target) in queryRows {
             let value = results.queries[key] ?? .nan
             let verdict = target.map { value <= $0 ? "met" : "**missed**" } ?? ""
+            let besideValue =
+                baseline.map { BaselineCell($0.results.queries[key]).cells(beside: value, decimals: 1) } ?? ""
             Swift.print(
                 "| \(name) | \(format(value, decimals: 1)) | \(target.map { format($0, decimals: 0) } ?? "") | \(verdict) |"
+                    + besideValue
             )
         }
     }
