@@ -9,7 +9,7 @@ import Synchronization
 /// (``InterruptSafeWrite``).
 ///
 /// Nothing in a store needs undoing first: a write is one SQLite transaction or one atomic file replacement, and a
-/// new store is staged and published only when complete (`NewStoreWrite`), so a process that stops
+/// new store is staged and published only when complete (the library's `StoreWrite`), so a process that stops
 /// at any instant leaves the store as it was before the write or as the write left it — the crash tests kill it
 /// with SIGKILL to show that. The handler only deletes the staging folder of a new store being built, so that an
 /// interrupted first sync leaves nothing behind. It runs in signal context, so it only calls async-signal-safe
