@@ -58,7 +58,6 @@ extension DependencyStore {
         wiring.transport = { try self.resolve((any HTTPTransport).self) }
         wiring.random = { try self.resolve((any RandomSource).self) }
         wiring.logger = { self.logger }
-        if let opening = try? resolve(OpeningProgress.self) { wiring.openingProgress = opening.report }
         return wiring
     }
 }
