@@ -38,6 +38,10 @@ stop_load() {
     if [[ -n "$load_pid" ]]; then
         kill -- "-$load_pid" 2>/dev/null || true
         wait "$load_pid" 2>/dev/null || true
+        # The group's compilers may outlive its shell for a moment: wait until none is left, so that nothing writes
+        # into .build-load while it is removed (rm -rf failed with "Directory not empty" after five passing runs).
+        while kill -0 -- "-$load_pid" 2>/dev/null; do sleep 0.1; done
+        load_pid=""
     fi
 }
 trap stop_load EXIT
