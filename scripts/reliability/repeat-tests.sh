@@ -38,9 +38,9 @@ stop_load() {
     if [[ -n "$load_pid" ]]; then
         kill -- "-$load_pid" 2>/dev/null || true
         wait "$load_pid" 2>/dev/null || true
-        # The group's compilers may outlive its shell for a moment: wait until none is left, so that nothing writes
-        # into .build-load while it is removed (rm -rf failed with "Directory not empty" after five passing runs).
-        while kill -0 -- "-$load_pid" 2>/dev/null; do sleep 0.1; done
+        # swift-build starts its compilers in process groups of their own, which the kill above does not reach: stop
+        # those that write into .build-load as well, or its removal fails ("Directory not empty") after passing runs.
+        pkill -f -- "$PWD/.build-load/" 2>/dev/null || true
         load_pid=""
     fi
 }
@@ -78,6 +78,7 @@ for run in $(seq 1 "$runs"); do
     echo "run $run/$runs: $result, $(($(date +%s) - start)) s${summary:+, $summary}"
 done
 stop_load
-rm -rf .build-load
+# A compiler stopped a moment ago may still be closing its files there.
+for _ in $(seq 1 50); do rm -rf .build-load 2>/dev/null && break; sleep 0.2; done
 echo "$passed passed, $failed failed"
 ((failed == 0))
